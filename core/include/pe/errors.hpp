@@ -1,0 +1,50 @@
+#pragma once
+// One typed error for every rejected input: it names the parameter, the value given and
+// what is allowed, so the GUI can show it beside the control and the CLI can print it.
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace pe {
+
+class InvalidArgument : public std::invalid_argument {
+ public:
+  InvalidArgument(std::string parameter, std::string value, std::string allowed);
+  const std::string& parameter() const noexcept { return parameter_; }
+  const std::string& value() const noexcept { return value_; }
+  const std::string& allowed() const noexcept { return allowed_; }
+
+ private:
+  std::string parameter_, value_, allowed_;
+};
+
+// A requested table would exceed the memory budget (see set_memory_budget).
+class MemoryBudgetExceeded : public InvalidArgument {
+ public:
+  MemoryBudgetExceeded(std::string what_table, std::size_t requested_bytes, std::size_t budget_bytes);
+};
+
+// Process-wide cap on any single table core allocates (default 1 GiB). Asking for
+// L = 10^9 positions is refused with MemoryBudgetExceeded instead of swapping.
+std::size_t memory_budget() noexcept;
+void set_memory_budget(std::size_t bytes) noexcept;
+inline constexpr std::size_t kDefaultMemoryBudget = std::size_t{1} << 30;
+
+// Throws MemoryBudgetExceeded when rows*cols*bytes_per_entry (checked for overflow)
+// exceeds the budget.
+void check_table_budget(const char* what_table, long long rows, long long cols,
+                        std::size_t bytes_per_entry);
+
+// Validation helpers: each throws InvalidArgument naming `parameter`.
+void require_finite(const char* parameter, double value);
+void require_theta(const char* parameter, double theta);          // finite, > 1
+void require_even_dim(const char* parameter, long long dim);      // even, 2 ... kMaxDim
+void require_dim(const char* parameter, long long dim);           // 1 ... kMaxDim
+void require_length(const char* parameter, long long length);     // 1 ... kMaxLength
+void require_positive(const char* parameter, double value);       // finite, > 0
+void require_at_least(const char* parameter, long long value, long long minimum);
+
+inline constexpr long long kMaxDim = 65536;
+inline constexpr long long kMaxLength = 1'000'000'000'000LL;  // table size is capped by budget
+
+}  // namespace pe

@@ -1,0 +1,58 @@
+#pragma once
+// Rotary position embedding, Su et al. 2021 (RoFormer). Pair i of a d-dim vector is
+// rotated by angle p·θ_i with θ_i = theta^(-2i/d).
+//
+// Two pair layouts exist in real code and both are supported:
+//  - Interleaved: pairs (2i, 2i+1) — RoFormer paper, Meta LLaMA reference, GPT-J, seeds 000/002/004.
+//  - HalfSplit:   pairs (i, i + d/2) — GPT-NeoX, Hugging Face `rotate_half`, seeds 001/003.
+// They give identical scores up to a fixed permutation of dimensions (pair_permutation).
+//
+// Partial rotary: when inv_freq has fewer than d/2 entries, only the first
+// rotary_dim = 2·inv_freq.size() dims rotate (laid out by the convention inside that
+// block, as Hugging Face does) and the remaining dims pass through unchanged.
+#include <utility>
+#include <vector>
+#include "pe/types.hpp"
+
+namespace pe {
+
+enum class PairConvention { Interleaved, HalfSplit };
+
+// +1: the standard rotation (y1 = x1 cos − x2 sin). −1: seed 003's code, which computes
+// y1 = x1 cos + x2 sin, i.e. a rotation by −pθ; applied to q and k alike it still encodes
+// relative position, but mirrored: s(Δ) becomes s(−Δ).
+enum class RotationSign { Positive = 1, Negative = -1 };
+
+const char* to_string(PairConvention c);           // "interleaved" / "half-split"
+PairConvention pair_convention_from_string(const std::string& s);  // throws InvalidArgument
+
+// θ_i = theta^(-2i/dim), i < dim/2, in double. Requires even dim >= 2 and theta > 1.
+Eigen::ArrayXd inverse_frequencies(long long dim, double theta = 10000.0);
+
+// The two dims that form pair `pair` (0-based) in a vector with rotary_dim rotating dims.
+std::pair<long long, long long> pair_dims(PairConvention c, long long rotary_dim, long long pair);
+
+// perm[j] = index in `to` layout of dim j of the `from` layout (size dim). Applying it
+// moves a vector from one convention to the other: y[perm[j]] = x[j].
+std::vector<long long> pair_permutation(long long dim, PairConvention from, PairConvention to);
+
+struct RopeTables {
+  TableF cos;  // length × inv_freq.size()
+  TableF sin;
+};
+
+// cos/sin of p·θ_i for p = first_position ... first_position+length-1 (float32 output,
+// computed accurate to < 1e-6 absolute against double). Refused over the memory budget.
+RopeTables rope_tables(const Eigen::ArrayXd& inv_freq, long long length, long long first_position = 0);
+
+// Rotates x (size dim >= 2·inv_freq.size()) to `position`.
+Eigen::VectorXd apply_rope(const Eigen::Ref<const Eigen::VectorXd>& x, double position,
+                           const Eigen::ArrayXd& inv_freq, PairConvention convention,
+                           RotationSign sign = RotationSign::Positive);
+
+// Rotates each row r of `rows` (n × dim) to positions[r].
+MatrixD apply_rope(const Eigen::Ref<const MatrixD>& rows, const Eigen::Ref<const Eigen::ArrayXd>& positions,
+                   const Eigen::ArrayXd& inv_freq, PairConvention convention,
+                   RotationSign sign = RotationSign::Positive);
+
+}  // namespace pe
