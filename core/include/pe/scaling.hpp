@@ -43,6 +43,7 @@ struct RopeScaling {
 
 struct RopeConfig {
   std::string name;    // preset key or file name
+  std::string title;   // human-readable model name ("Llama 3.1 8B"); may be empty
   std::string source;  // where the numbers come from (model card / config.json URL text)
   double theta = 10000.0;        // rope_theta
   long long head_dim = 64;
@@ -62,8 +63,19 @@ struct ScaledFrequencies {
   Eigen::ArrayXd inv_freq;        // rotary_dim/2 entries (what the model rotates with)
   Eigen::ArrayXd original_inv_freq;  // unscaled, same size
   double attention_factor = 1.0;  // multiplies cos/sin (HF); logits scale by its square
-  double effective_theta;         // base after NTK/dynamic change, else theta
+  double effective_theta = 10000.0;  // base after NTK/dynamic change, else theta
   long long rotary_dim = 0;
+  // Added for the scaling view and `dump`:
+  double factor = 1.0;  // the factor actually applied (longrope derives max/original like HF)
+  long long original_max_position_embeddings = 0;  // the L_orig the method used
+  bool uses_long_factor = false;  // longrope: long_factor chosen (length > L_orig)
+  // Net multiplier on q·k logits: attention_factor², times DeepSeek-V2/V3's extra softmax
+  // scale get_mscale(factor, mscale_all_dim)² when a yarn config sets mscale_all_dim.
+  double logit_scale = 1.0;
+  // yarn: ramp bounds in pair units as used (after floor/ceil and clamping); pairs <= low
+  // keep their frequency, pairs >= high are divided by factor. 0 for other methods.
+  double yarn_low = 0.0;
+  double yarn_high = 0.0;
 };
 
 // current_length matters for `dynamic` (and longrope's short/long switch); it is the
