@@ -10,6 +10,7 @@
 // Partial rotary: when inv_freq has fewer than d/2 entries, only the first
 // rotary_dim = 2·inv_freq.size() dims rotate (laid out by the convention inside that
 // block, as Hugging Face does) and the remaining dims pass through unchanged.
+#include <string>
 #include <utility>
 #include <vector>
 #include "pe/types.hpp"
@@ -35,6 +36,48 @@ std::pair<long long, long long> pair_dims(PairConvention c, long long rotary_dim
 // perm[j] = index in `to` layout of dim j of the `from` layout (size dim). Applying it
 // moves a vector from one convention to the other: y[perm[j]] = x[j].
 std::vector<long long> pair_permutation(long long dim, PairConvention from, PairConvention to);
+
+// Checks a frequency list as every RoPE entry point needs it: 1 ... kMaxDim/2 entries,
+// each finite and >= 0 (throws InvalidArgument naming `parameter` and the bad index).
+void require_frequencies(const char* parameter, const Eigen::ArrayXd& freqs);
+
+// Angle-addition recurrence for the phasors e^{i·x·θ_k}, x = x0, x0 + h, x0 + 2h, ...:
+// advance() multiplies each by e^{i·h·θ_k} (complex multiplication in double), anchor(x)
+// resets them to std::cos/std::sin(x·θ_k). Re-anchoring every kAnchorInterval steps keeps
+// the drift (~1e-13) far below float resolution. This is what makes the tables fast: one
+// complex multiplication per entry instead of a cos and a sin.
+class PhasorRecurrence {
+ public:
+  static constexpr long long kAnchorInterval = 1024;
+  PhasorRecurrence(const Eigen::ArrayXd& freqs, double step);
+  void anchor(double x);
+  void advance() noexcept;
+  const Eigen::ArrayXd& cos() const noexcept { return cos_; }
+  const Eigen::ArrayXd& sin() const noexcept { return sin_; }
+  const Eigen::ArrayXd& freqs() const noexcept { return freqs_; }
+
+ private:
+  Eigen::ArrayXd freqs_, step_cos_, step_sin_, cos_, sin_;
+};
+
+// Float rows of cos/sin(p·θ_k) for consecutive integer positions, the kernel behind
+// rope_tables and sinusoidal_table. Row p0 + j of a block is e^{i·p0·θ}·e^{i·j·θ}: the block
+// anchor comes from a PhasorRecurrence in double (exact every kAnchorInterval rows), the
+// e^{i·j·θ}, j < kBlock, are tabulated once; one float complex multiplication per entry
+// then gives |error| < 5e-7 (float rounding of four factors), not growing with p.
+class PhasorRows {
+ public:
+  static constexpr long long kBlock = 64;
+  PhasorRows(const Eigen::ArrayXd& freqs, long long first_position);
+  // Writes the next `count` (1 ... kBlock) rows: row j to cos_out/sin_out + j·stride.
+  void next_block(long long count, float* cos_out, float* sin_out, long long stride);
+
+ private:
+  long long pairs_, position_, blocks_ = 0;
+  PhasorRecurrence anchors_;
+  std::vector<float> step_cos_, step_sin_;  // kBlock × pairs: e^{i·j·θ_k}
+  std::vector<float> anchor_cos_, anchor_sin_;
+};
 
 struct RopeTables {
   TableF cos;  // length × inv_freq.size()

@@ -1,0 +1,69 @@
+// Sinusoidal position encoding, Vaswani et al. 2017, §3.5.
+#include "pe/sinusoidal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "pe/errors.hpp"
+#include "pe/rope.hpp"
+
+namespace pe {
+
+namespace {
+
+void require_positions(long long first_position, long long length) {
+  require_length("length", length);
+  require_in_range("first_position", first_position, -kMaxLength, kMaxLength - (length - 1));
+}
+
+}  // namespace
+
+Eigen::ArrayXd sinusoidal_frequencies(long long dim, double theta) {
+  require_dim("dim", dim);
+  require_theta("theta", theta);
+  // Column pair i (columns 2i, 2i+1) uses 1/theta^(2i/d); an odd d adds a last lone sine.
+  const long long pairs = (dim + 1) / 2;
+  Eigen::ArrayXd f(pairs);
+  for (long long i = 0; i < pairs; ++i) f[i] = std::pow(theta, -(2.0 * static_cast<double>(i)) / static_cast<double>(dim));
+  return f;
+}
+
+double sinusoidal_value(long long position, long long column, long long dim, double theta) {
+  require_dim("dim", dim);
+  require_theta("theta", theta);
+  require_in_range("column", column, 0, dim - 1);
+  require_in_range("position", position, -kMaxLength, kMaxLength);
+  const long long i = column / 2;
+  const double angle = static_cast<double>(position) * std::pow(theta, -(2.0 * static_cast<double>(i)) / static_cast<double>(dim));
+  return column % 2 == 0 ? std::sin(angle) : std::cos(angle);
+}
+
+TableF sinusoidal_table(long long length, long long dim, double theta, long long first_position) {
+  const Eigen::ArrayXd freqs = sinusoidal_frequencies(dim, theta);
+  require_positions(first_position, length);
+  check_table_budget("sinusoidal table", length, dim, sizeof(float));
+
+  TableF table(length, dim);
+  // Phasor rows for a block go to scratch, then interleave as sin, cos, sin, cos, ...
+  const long long pairs = freqs.size(), full_pairs = dim / 2;
+  PhasorRows rows(freqs, first_position);
+  std::vector<float> block_cos(static_cast<std::size_t>(PhasorRows::kBlock * pairs)), block_sin(block_cos.size());
+  for (long long r0 = 0; r0 < length; r0 += PhasorRows::kBlock) {
+    const long long count = std::min(PhasorRows::kBlock, length - r0);
+    rows.next_block(count, block_cos.data(), block_sin.data(), pairs);
+    for (long long j = 0; j < count; ++j) {
+      const float* __restrict c = block_cos.data() + j * pairs;
+      const float* __restrict s = block_sin.data() + j * pairs;
+      float* __restrict row = table.data() + (r0 + j) * dim;
+      for (long long i = 0; i < full_pairs; ++i) {
+        row[2 * i] = s[i];
+        row[2 * i + 1] = c[i];
+      }
+      if (dim % 2 != 0) row[dim - 1] = s[full_pairs];  // odd d: the last column is a sine
+    }
+  }
+  return table;
+}
+
+}  // namespace pe
