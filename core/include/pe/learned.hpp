@@ -17,6 +17,11 @@ class PositionOutOfRange : public std::out_of_range {
   long long position_, max_len_;
 };
 
+// `count` deterministic N(0, sigma) samples: std::mt19937_64(seed) + Box–Muller written out
+// here (std::normal_distribution differs between standard libraries, so seeded pictures
+// would differ between platforms). Throws InvalidArgument for count < 0 or sigma <= 0.
+Eigen::VectorXd seeded_normal(long long count, std::uint64_t seed, double sigma = 1.0);
+
 class LearnedEmbedding {
  public:
   // Throws InvalidArgument for max_len < 1, dim < 1, sigma <= 0 or a table over budget.
