@@ -50,12 +50,13 @@ const EmbeddedFile* find(std::string_view name);
 ${decls}
 namespace ${E_NAMESPACE} {
 namespace {
+// The trailing sentinel keeps the array valid when there are no files.
 const EmbeddedFile kFiles[] = {
-${entries}};
+${entries}  {nullptr, nullptr, 0}};
 }
-std::span<const EmbeddedFile> files() { return kFiles; }
+std::span<const EmbeddedFile> files() { return {kFiles, ${index}}; }
 const EmbeddedFile* find(std::string_view name) {
-  for (const auto& f : kFiles) if (name == f.name) return &f;
+  for (const auto& f : files()) if (name == f.name) return &f;
   return nullptr;
 }
 }

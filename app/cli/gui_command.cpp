@@ -1,0 +1,63 @@
+#include "cli/gui_command.hpp"
+
+#include <GLFW/glfw3.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "platform/app_session.hpp"
+#include "render/gl_errors.hpp"
+#include "render/png_writer.hpp"
+
+namespace app {
+namespace {
+
+// ImGui's layout file lives in the user's config dir, not the working directory.
+std::string layout_file() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg) : home ? std::filesystem::path(home) / ".config" : "";
+  if (dir.empty()) return {};
+  dir /= "pe-viz";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  return ec ? std::string() : (dir / "imgui.ini").string();
+}
+
+}  // namespace
+
+int run_gui(AppState state, const GuiOptions& options) {
+  const bool screenshot = options.screenshot.has_value();
+  try {
+    AppSession session(std::move(state), {.width = options.width,
+                                          .height = options.height,
+                                          .visible = !screenshot,
+                                          .title = "pe-viz — positional encodings",
+                                          .ini_path = screenshot ? std::string() : layout_file()});
+    if (screenshot) {
+      for (int f = 0; f < std::max(options.frames, 1); ++f) {
+        session.frame(f / 60.0);
+        if (f + 1 < options.frames) session.window().swap();
+      }
+      const auto pixels = session.read_window_pixels();
+      const auto errors = render::drain_gl_errors();
+      for (const auto& e : errors) std::fprintf(stderr, "pe-viz: OpenGL error during rendering: %s\n", e.c_str());
+      render::write_png_atomic(*options.screenshot, session.window().framebuffer_width(),
+                               session.window().framebuffer_height(), pixels);
+      std::printf("wrote %s (%dx%d, view %s)\n", options.screenshot->c_str(), session.window().framebuffer_width(),
+                  session.window().framebuffer_height(), session.state().view.c_str());
+      return errors.empty() ? 0 : 3;
+    }
+    while (!session.window().should_close()) {
+      session.frame(glfwGetTime());
+      session.window().swap();
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pe-viz: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace app

@@ -1,0 +1,18 @@
+#pragma once
+#include <optional>
+#include <string>
+
+#include "state/app_state.hpp"
+
+namespace app {
+
+struct GuiOptions {
+  std::optional<std::string> screenshot;  // write the window to this PNG after `frames` frames, then exit
+  int frames = 5;
+  int width = 1600, height = 1000;
+};
+
+// Runs the interactive GUI (or a screenshot run). Returns the process exit code.
+int run_gui(AppState state, const GuiOptions& options);
+
+}  // namespace app

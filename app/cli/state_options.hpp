@@ -1,0 +1,28 @@
+#pragma once
+// Command-line options that set AppState, shared by the GUI, --screenshot, export and
+// bench. Option names are the parameter names used everywhere (theta, dim, length ...).
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "state/app_state.hpp"
+
+namespace app {
+
+struct StateOverrides {
+  std::optional<std::string> preset, config, view, convention, scaling, colormap;
+  std::optional<double> theta, factor, partial_rotary_factor, ui_scale;
+  std::optional<long long> dim, length, position, pair, original_max_position_embeddings, samples, heads, head;
+  std::optional<std::uint64_t> seed;
+  bool light = false;
+  bool no_pixel_mean = false;
+};
+
+void add_state_options(CLI::App& cli, StateOverrides& o);
+
+// Applies overrides in a fixed order (preset/config first, then single parameters) and
+// validates; throws std::runtime_error / pe::InvalidArgument with a message naming the option.
+void apply_overrides(AppState& state, const StateOverrides& o);
+
+}  // namespace app

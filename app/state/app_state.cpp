@@ -1,0 +1,68 @@
+#include "state/app_state.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include "pe/errors.hpp"
+
+namespace app {
+
+void apply_preset(AppState& state, const std::string& key) {
+  pe::RopeConfig config = pe::load_preset(key);
+  state.preset = key;
+  state.rope = config;
+  // Show the model's training window; huge windows stay navigable through zoom.
+  state.length = config.original_max_position_embeddings();
+  if (state.position >= state.length) state.position = state.length > 1 ? 1 : 0;
+  if (state.pair >= config.rotary_dim() / 2) state.pair = 0;
+}
+
+AppState default_state() {
+  AppState state;
+  apply_preset(state, pe::kTeachingPreset);
+  return state;
+}
+
+std::string validate_state(const AppState& s) {
+  try {
+    pe::validate(s.rope);
+    pe::require_length("length", s.length);
+    if (s.position < 0 || s.position >= s.length)
+      throw pe::InvalidArgument("position", std::to_string(s.position),
+                                "0 ... length-1 = " + std::to_string(s.length - 1));
+    if (s.pair < 0 || s.pair >= s.rope.rotary_dim() / 2)
+      throw pe::InvalidArgument("pair", std::to_string(s.pair),
+                                "0 ... " + std::to_string(s.rope.rotary_dim() / 2 - 1));
+    pe::require_at_least("samples", s.samples, 1);
+    pe::require_at_least("heads", s.heads, 1);
+    if (s.head < 1 || s.head > s.heads)
+      throw pe::InvalidArgument("head", std::to_string(s.head), "1 ... heads = " + std::to_string(s.heads));
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return {};
+}
+
+std::vector<double> effective_vector(const AppState& state) {
+  const long long dim = state.rope.head_dim;
+  // Seed 001's worked-example query, then a seeded N(0, 0.5) tail so every pair has a hand.
+  std::vector<double> v = {0.8, 0.3, -0.5, 0.2};
+  v.resize(static_cast<std::size_t>(std::max<long long>(dim, 0)));
+  std::mt19937_64 rng(state.seed + 1);
+  std::normal_distribution<double> normal(0.0, 0.5);
+  for (std::size_t i = 4; i < v.size(); ++i) v[i] = normal(rng);
+  // User-edited entries override the defaults, however many were given.
+  for (std::size_t i = 0; i < std::min(state.vector.size(), v.size()); ++i) v[i] = state.vector[i];
+  return v;
+}
+
+const char* to_string(ColormapChoice c) {
+  switch (c) {
+    case ColormapChoice::RdBu: return "rdbu";
+    case ColormapChoice::Viridis: return "viridis";
+    case ColormapChoice::Cividis: return "cividis";
+  }
+  return "rdbu";
+}
+
+}  // namespace app

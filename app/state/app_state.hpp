@@ -1,0 +1,59 @@
+#pragma once
+// Everything the user can set, in one value. Views read it; only the parameter panel,
+// the command line and session loading write it. Names match the CLI options and
+// session keys (theta, dim, length, position, pair, convention, scaling, factor, ...).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pe/config.hpp"
+
+namespace app {
+
+enum class ColormapChoice { RdBu, Viridis, Cividis };
+
+struct AppState {
+  std::string view = "sinusoidal";
+  std::string preset = pe::kTeachingPreset;
+  // The RoPE configuration (theta, head_dim = "dim", scaling ...) currently shown.
+  pe::RopeConfig rope;
+  long long length = 128;   // positions shown (the "current length" for dynamic scaling)
+  long long position = 1;   // selected position p (clock hands, tooltips)
+  long long pair = 0;       // selected dimension pair i
+  // Clock hands: the vector being rotated; empty means seed 001's q padded with a
+  // seeded random tail.
+  std::vector<double> vector;
+  bool playing = false;
+  double play_speed = 1.0;  // positions per second
+  // Relative score
+  bool log_delta = false;
+  long long samples = 64;   // random pairs averaged
+  std::uint64_t seed = 0;
+  long long anchor = 0;     // m, to show s depends only on Δ
+  // ALiBi / attention
+  long long heads = 8;
+  long long head = 1;       // 1-based ALiBi head shown
+  long long learned_max_len = 64;
+  // Display
+  ColormapChoice colormap = ColormapChoice::RdBu;
+  bool pixel_mean = true;
+  float ui_scale = 1.0f;
+  bool dark_theme = true;
+
+  double theta() const { return rope.theta; }
+  long long dim() const { return rope.head_dim; }
+};
+
+// Loads a preset into state (rope config and a sensible length); throws pe::InvalidArgument.
+void apply_preset(AppState& state, const std::string& key);
+AppState default_state();
+
+// Checks the state against core's rules; returns "" or a message naming the parameter.
+std::string validate_state(const AppState& state);
+
+// The vector the clock-hands and score views rotate (state.vector or the default).
+std::vector<double> effective_vector(const AppState& state);
+
+const char* to_string(ColormapChoice c);
+
+}  // namespace app

@@ -1,0 +1,57 @@
+#include "state/derived.hpp"
+
+#include <sstream>
+
+#include "pe/errors.hpp"
+#include "pe/rope.hpp"
+#include "pe/sinusoidal.hpp"
+
+namespace app {
+namespace {
+
+// Text key of every input the derived values depend on; exact (hexfloat) so any change
+// in theta or a factor is seen.
+std::string input_key(const AppState& s) {
+  std::ostringstream k;
+  const auto& r = s.rope;
+  const auto& sc = r.scaling;
+  k << std::hexfloat << r.theta << '|' << r.head_dim << '|' << r.partial_rotary_factor << '|'
+    << r.max_position_embeddings << '|' << s.length << '|' << static_cast<int>(sc.type) << '|' << sc.factor
+    << '|' << sc.original_max_position_embeddings << '|' << sc.beta_fast << '|' << sc.beta_slow << '|'
+    << sc.mscale.value_or(-1) << '|' << sc.mscale_all_dim.value_or(-1) << '|' << sc.attention_factor.value_or(-1)
+    << '|' << sc.low_freq_factor << '|' << sc.high_freq_factor << '|' << sc.truncate << '|'
+    << sc.short_factor.size() << '|' << sc.long_factor.size();
+  for (double f : sc.short_factor) k << ',' << f;
+  for (double f : sc.long_factor) k << ',' << f;
+  return k.str();
+}
+
+std::vector<float> to_float(const Eigen::ArrayXd& a) {
+  std::vector<float> out(static_cast<std::size_t>(a.size()));
+  for (Eigen::Index i = 0; i < a.size(); ++i) out[static_cast<std::size_t>(i)] = static_cast<float>(a[i]);
+  return out;
+}
+
+}  // namespace
+
+void update_derived(const AppState& state, Derived& d) {
+  std::string key = input_key(state);
+  if (d.version != 0 && key == d.input_key) return;
+  d.input_key = std::move(key);
+  ++d.version;
+  d.error.clear();
+  try {
+    pe::require_length("length", state.length);
+    d.rope = pe::scaled_frequencies(state.rope, state.length);
+    d.rope_inv_freq_f = to_float(d.rope.inv_freq);
+    d.sinusoidal_freq = pe::sinusoidal_frequencies(state.rope.head_dim, state.rope.theta);
+    d.sinusoidal_freq_f = to_float(d.sinusoidal_freq);
+  } catch (const std::exception& e) {
+    d.error = e.what();
+    d.rope = {};
+    d.rope_inv_freq_f.clear();
+    d.sinusoidal_freq_f.clear();
+  }
+}
+
+}  // namespace app

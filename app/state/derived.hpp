@@ -1,0 +1,24 @@
+#pragma once
+// Core results derived from AppState, recomputed only when their inputs change.
+#include <string>
+#include <vector>
+
+#include "pe/scaling.hpp"
+#include "state/app_state.hpp"
+
+namespace app {
+
+struct Derived {
+  std::string error;            // non-empty: the state is invalid; views show this instead
+  pe::ScaledFrequencies rope;   // scaled inverse frequencies at state.length
+  std::vector<float> rope_inv_freq_f;        // for the GPU
+  Eigen::ArrayXd sinusoidal_freq;            // theta^(-2i/d), ceil(d/2) entries
+  std::vector<float> sinusoidal_freq_f;
+  unsigned long long version = 0;            // bumps whenever anything above changes
+  std::string input_key;                     // the inputs these were computed from
+};
+
+// Cheap when nothing relevant changed (compares a key of the inputs).
+void update_derived(const AppState& state, Derived& derived);
+
+}  // namespace app

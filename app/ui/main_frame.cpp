@@ -1,0 +1,75 @@
+#include "ui/main_frame.hpp"
+
+#include <string>
+
+#include "plot/plot.hpp"
+#include "ui/parameter_panel.hpp"
+#include "views/view.hpp"
+
+namespace app {
+namespace {
+
+void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, double time, bool exporting) {
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  ViewContext ctx{state, derived, avail, time, exporting};
+  view.draw(ctx);
+}
+
+}  // namespace
+
+void draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double time_seconds,
+                     const FrameOptions& options) {
+  update_derived(state, derived);
+  const std::string state_error = validate_state(state);
+
+  ImGui::SetNextWindowPos({0, 0});
+  ImGui::SetNextWindowSize(display);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("pe-viz", nullptr, flags);
+
+  if (options.show_panel) {
+    const float panel_w = 360.0f * ImGui::GetFontSize() / 16.0f;
+    ImGui::BeginChild("##parameters", {panel_w, 0}, true);
+    ImGui::TextUnformatted("pe-viz");
+    ImGui::SameLine();
+    ImGui::TextDisabled("positional encodings, live");
+    draw_parameter_panel(state, state_error);
+    ImGui::EndChild();
+    ImGui::SameLine();
+  }
+
+  ImGui::BeginChild("##views", {0, 0}, false);
+  const ViewInfo* current = find_view(state.view);
+  if (!current) current = &all_views()[0];
+  if (options.show_tabs) {
+    // The tab the user clicked wins, except in frames where the state names another view
+    // (changed from the CLI or a session): then that tab is selected programmatically.
+    static std::string last_selected;
+    const bool pending = state.view != last_selected;
+    if (ImGui::BeginTabBar("##view-tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
+      for (const ViewInfo& v : all_views()) {
+        const bool force = pending && state.view == v.name;
+        if (ImGui::BeginTabItem(v.title, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) {
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s  (--view %s)", v.summary, v.name);
+          if (!pending) state.view = v.name;
+          if (state.view == v.name) {
+            last_selected = v.name;
+            draw_view(v, state, derived, time_seconds, options.exporting);
+          }
+          ImGui::EndTabItem();
+        } else if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip("%s  (--view %s)", v.summary, v.name);
+        }
+      }
+      ImGui::EndTabBar();
+    }
+  } else {
+    draw_view(*current, state, derived, time_seconds, options.exporting);
+  }
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+}  // namespace app

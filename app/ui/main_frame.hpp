@@ -1,0 +1,20 @@
+#pragma once
+#include <imgui.h>
+
+#include "state/app_state.hpp"
+#include "state/derived.hpp"
+
+namespace app {
+
+struct FrameOptions {
+  bool show_panel = true;   // parameter panel on the left
+  bool show_tabs = true;    // false: only state.view, full size (export)
+  bool exporting = false;
+};
+
+// Draws the whole UI for one frame into a window covering `display` (call between
+// ImGui::NewFrame and ImGui::Render). Recomputes derived results if inputs changed.
+void draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double time_seconds,
+                     const FrameOptions& options = {});
+
+}  // namespace app

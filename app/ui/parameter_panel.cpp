@@ -1,0 +1,153 @@
+#include "ui/parameter_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "pe/config.hpp"
+#include "pe/scaling.hpp"
+
+namespace app {
+namespace {
+
+void tip(const char* text) {
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+void section(const char* title) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", title);
+  ImGui::Separator();
+}
+
+void preset_combo(AppState& s) {
+  static std::vector<pe::PresetInfo> presets = pe::list_presets();
+  std::string current = s.preset.empty() ? "(custom)" : s.preset;
+  for (const auto& p : presets)
+    if (p.key == s.preset) current = p.title;
+  if (ImGui::BeginCombo("preset", current.c_str())) {
+    for (const auto& p : presets) {
+      if (ImGui::Selectable(p.title.c_str(), p.key == s.preset)) {
+        try {
+          apply_preset(s, p.key);
+        } catch (const std::exception&) {
+          // A broken embedded preset is a build bug; the combo keeps the current state.
+        }
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nSource: %s", p.key.c_str(), p.source.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  tip("preset: a real model's RoPE settings (θ, head dim, scaling) or the small teaching default.");
+}
+
+}  // namespace
+
+void draw_parameter_panel(AppState& s, const std::string& state_error) {
+  preset_combo(s);
+
+  section("Encoding");
+  double theta = s.rope.theta;
+  const double theta_min = 2.0, theta_max = 1e7;
+  if (ImGui::SliderScalar("θ (theta)", ImGuiDataType_Double, &theta, &theta_min, &theta_max, "%.6g",
+                          ImGuiSliderFlags_Logarithmic)) {
+    s.rope.theta = theta;
+    s.preset.clear();
+  }
+  tip("theta: the base of the frequencies θ_i = theta^(−2i/d). Larger theta makes the slowest pairs slower, so "
+      "they do not wrap around inside long contexts (Code Llama: 10⁶, Llama 3: 5·10⁵). Ctrl+click to type a value.");
+  if (ImGui::InputDouble("θ exact", &theta, 0.0, 0.0, "%.10g", ImGuiInputTextFlags_EnterReturnsTrue)) {
+    s.rope.theta = theta;
+    s.preset.clear();
+  }
+  tip("theta, typed exactly (must be > 1).");
+
+  int dim = int(s.rope.head_dim);
+  if (ImGui::SliderInt("d (dim)", &dim, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic)) {
+    s.rope.head_dim = std::max(2, dim - dim % 2);  // RoPE rotates pairs: keep it even
+    s.vector.clear();
+    s.pair = std::min<long long>(s.pair, s.rope.rotary_dim() / 2 - 1);
+    s.preset.clear();
+  }
+  tip("dim: the head dimension d. RoPE rotates d/2 pairs of dimensions, so d is even.");
+
+  long long length = s.length;
+  const long long length_min = 1, length_max = 1'000'000;
+  if (ImGui::SliderScalar("L (length)", ImGuiDataType_S64, &length, &length_min, &length_max, "%lld",
+                          ImGuiSliderFlags_Logarithmic)) {
+    s.length = std::clamp(length, length_min, length_max);
+    s.position = std::min(s.position, s.length - 1);
+    s.anchor = std::min(s.anchor, s.length - 1);
+  }
+  tip("length: how many positions are shown (0 ... L−1). It is also the current sequence length for dynamic scaling.");
+
+  int convention = s.rope.convention == pe::PairConvention::Interleaved ? 0 : 1;
+  if (ImGui::Combo("pairs (convention)", &convention, "interleaved (2i, 2i+1)\0half-split (i, i+d/2)\0")) {
+    s.rope.convention = convention == 0 ? pe::PairConvention::Interleaved : pe::PairConvention::HalfSplit;
+  }
+  tip("convention: which dimensions form a rotating pair. Interleaved (2i, 2i+1): RoFormer, Meta's LLaMA code, GPT-J. "
+      "Half-split (i, i+d/2): GPT-NeoX and Hugging Face's rotate_half. Same scores up to a fixed permutation of dimensions.");
+
+  section("Selection");
+  long long zero = 0, last_position = std::max<long long>(s.length - 1, 0);
+  ImGui::SliderScalar("p (position)", ImGuiDataType_S64, &s.position, &zero, &last_position);
+  tip("position: the token position p shown in the clock hands and marked in the curves.");
+  long long last_pair = std::max<long long>(s.rope.rotary_dim() / 2 - 1, 0);
+  ImGui::SliderScalar("i (pair)", ImGuiDataType_S64, &s.pair, &zero, &last_pair);
+  tip("pair: the dimension pair i (rotating at θ_i rad per position) highlighted in the views.");
+  int seed = int(s.seed);
+  if (ImGui::InputInt("seed", &seed)) s.seed = std::uint64_t(std::max(seed, 0));
+  tip("seed: the random seed for random vectors, learned tables and attention tokens. Same seed, same picture.");
+
+  section("Scaling");
+  const auto types = pe::all_rope_types();
+  if (ImGui::BeginCombo("scaling", pe::to_string(s.rope.scaling.type))) {
+    for (pe::RopeType t : types)
+      if (ImGui::Selectable(pe::to_string(t), t == s.rope.scaling.type)) {
+        s.rope.scaling.type = t;
+        if (t != pe::RopeType::Default && s.rope.scaling.factor <= 1.0) s.rope.scaling.factor = 4.0;
+        s.preset.clear();
+      }
+    ImGui::EndCombo();
+  }
+  tip("scaling: the RoPE context-extension method (Hugging Face rope_type): linear = position interpolation, "
+      "ntk = NTK-aware base change, dynamic = NTK by current length, yarn, llama3, longrope.");
+  double factor = s.rope.scaling.factor;
+  const double factor_min = 1.0, factor_max = 64.0;
+  if (ImGui::SliderScalar("factor", ImGuiDataType_Double, &factor, &factor_min, &factor_max, "%.3g",
+                          ImGuiSliderFlags_Logarithmic)) {
+    s.rope.scaling.factor = factor;
+    s.preset.clear();
+  }
+  tip("factor: how many times longer than the training context the model should run.");
+
+  section("Display");
+  int cmap = int(s.colormap);
+  if (ImGui::Combo("colormap", &cmap, "RdBu (diverging)\0viridis\0cividis\0")) s.colormap = ColormapChoice(cmap);
+  tip("colormap: RdBu shows sign (red −1, blue +1); viridis and cividis are perceptually uniform and colour-blind safe.");
+  ImGui::Checkbox("pixel mean", &s.pixel_mean);
+  tip("pixel_mean: when many positions fall into one pixel, show their exact mean (closed form) instead of one "
+      "sample — turn off to see the moiré a naive plot would show.");
+  float scale = s.ui_scale;
+  if (ImGui::SliderFloat("UI scale", &scale, 1.0f, 3.0f, "%.2f×")) s.ui_scale = scale;
+  tip("ui_scale: bigger fonts and controls for projectors (1× – 3×). Applied when you release the slider.");
+  ImGui::Checkbox("dark theme", &s.dark_theme);
+  tip("dark_theme: dark or light window colours (light reads better on some projectors).");
+
+  if (!state_error.empty()) {
+    ImGui::Spacing();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("%s", state_error.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace app

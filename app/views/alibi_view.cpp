@@ -1,0 +1,92 @@
+// ALiBi (Press et al. 2022): no position vectors at all; each head adds −m_h·(i − j) to
+// its attention logits. Slopes are a geometric sequence over heads.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "pe/alibi.hpp"
+#include "views/colormap_choice.hpp"
+#include "views/view.hpp"
+
+namespace app {
+
+void draw_alibi_view(ViewContext& ctx) {
+  AppState& s = ctx.state;
+  if (!ctx.exporting) {
+    ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
+    long long lo = 1, hi = 128;
+    ImGui::SliderScalar("heads", ImGuiDataType_S64, &s.heads, &lo, &hi);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("heads: number of attention heads; slopes are 2^(−8h/n) for a power of two n.");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
+    s.head = std::clamp<long long>(s.head, 1, s.heads);
+    ImGui::SliderScalar("head", ImGuiDataType_S64, &s.head, &lo, &s.heads);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("head: which head's bias matrix to show (1-based, as in the paper).");
+  }
+  Eigen::ArrayXd slopes;
+  try {
+    slopes = pe::alibi_slopes(s.heads);
+  } catch (const std::exception& e) {
+    ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%s", e.what());
+    return;
+  }
+  const long long head = std::clamp<long long>(s.head, 1, s.heads);
+  const double slope = slopes[head - 1];
+  // The matrix is length²: show at most 512 positions (zoom the other views for more).
+  const long long n = std::min<long long>(s.length, 512);
+  static pe::TableF bias;
+  static std::vector<float> shown;
+  static std::string key;
+  static unsigned long long version = 0;
+  const std::string new_key = std::to_string(slope) + "|" + std::to_string(n);
+  if (new_key != key) {
+    key = new_key;
+    bias = pe::alibi_bias(slope, n);
+    shown.assign(bias.data(), bias.data() + bias.size());
+    ++version;
+  }
+  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const float h = ImGui::GetContentRegionAvail().y - note_h;
+  const float left_w = ctx.size.x * 0.38f;
+  std::vector<double> hx(std::size_t(s.heads)), hy(std::size_t(s.heads));
+  for (long long k = 0; k < s.heads; ++k) { hx[k] = double(k + 1); hy[k] = slopes[k]; }
+  if (plot::begin_plot("##alibi-slopes", {left_w, h}, {.title = "Slope m_h per head"})) {
+    plot::setup_axes({.label = "head h", .min = 0.5, .max = double(s.heads) + 0.5},
+                     {.label = "slope m_h", .scale = plot::Scale::Log});
+    plot::plot_line("m_h", hx, hy, {.markers = true});
+    plot::plot_points("selected head", std::span<const double>(&hx[head - 1], 1), std::span<const double>(&hy[head - 1], 1),
+                      {.color = IM_COL32(240, 110, 40, 255)});
+    if (plot::is_plot_hovered()) {
+      const long long k = std::clamp<long long>(std::llround(plot::mouse_x()), 1, s.heads);
+      plot::hover_text("head %lld: m = %.8g = 2^%.4g", k, slopes[k - 1], std::log2(slopes[k - 1]));
+    }
+    plot::end_plot();
+  }
+  ImGui::SameLine();
+  const float bar_w = 90.0f * plot::pixel_scale();
+  const double vmin = -slope * double(n - 1);
+  const std::string title = "Bias −m·(i − j), head " + std::to_string(head) + ", m = " + std::to_string(slope);
+  if (plot::begin_plot("##alibi-bias", {ctx.size.x - left_w - bar_w - 2 * ImGui::GetStyle().ItemSpacing.x, h},
+                       {.title = title.c_str(), .legend = false, .equal_aspect = true})) {
+    plot::setup_axes({.label = "key position j", .min = -0.5, .max = double(n) - 0.5},
+                     {.label = "query position i", .min = -0.5, .max = double(n) - 0.5});
+    plot::plot_value_heatmap("bias", {.values = shown, .rows = int(n), .columns = int(n),
+                                      .x0 = -0.5, .x1 = double(n) - 0.5, .y0 = -0.5, .y1 = double(n) - 0.5,
+                                      .colormap = plot::Colormap::Viridis, .vmin = vmin, .vmax = 0.0,
+                                      .version = version, .y_down = true});
+    if (plot::is_plot_hovered()) {
+      const long long i = std::llround(plot::mouse_y()), j = std::llround(plot::mouse_x());
+      if (i >= 0 && i < n && j >= 0 && j < n)
+        plot::hover_text(j <= i ? "i = %lld, j = %lld: bias = %.6g" : "i = %lld, j = %lld: masked (future)", i, j,
+                         j <= i ? double(bias(i, j)) : 0.0);
+    }
+    plot::end_plot();
+  }
+  ImGui::SameLine();
+  plot::colorbar("bias", vmin, 0.0, plot::Colormap::Viridis, {bar_w, h});
+  teaching_note("Far keys are penalised linearly; steep heads look locally, gentle heads far. Nothing is added to q or k, "
+                "so there is no table to run out of — but the penalty also means distant tokens are hard to attend to.");
+}
+
+}  // namespace app

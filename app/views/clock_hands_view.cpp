@@ -1,0 +1,141 @@
+// Seeds 000/001: each dimension pair is a clock hand rotated by p·θ_i. The hand's length
+// never changes (rotation preserves norms); only its direction encodes the position.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "pe/rope.hpp"
+#include "views/view.hpp"
+
+namespace app {
+namespace {
+
+// Up to `count` pairs spread over the spectrum, always including the selected one.
+std::vector<long long> pairs_to_show(long long pairs, long long selected, int count) {
+  std::vector<long long> out;
+  if (pairs <= count) {
+    for (long long i = 0; i < pairs; ++i) out.push_back(i);
+    return out;
+  }
+  for (int k = 0; k < count; ++k) out.push_back(std::llround(double(k) * double(pairs - 1) / double(count - 1)));
+  if (std::find(out.begin(), out.end(), selected) == out.end()) {
+    auto nearest = std::min_element(out.begin() + 1, out.end() - 1, [&](long long a, long long b) {
+      return std::llabs(a - selected) < std::llabs(b - selected);
+    });
+    *nearest = selected;
+    std::sort(out.begin(), out.end());
+  }
+  return out;
+}
+
+double degrees_mod_360(double rad) {
+  double deg = std::fmod(rad * 180.0 / std::numbers::pi, 360.0);
+  return deg < 0 ? deg + 360.0 : deg;
+}
+
+}  // namespace
+
+void draw_clock_hands_view(ViewContext& ctx) {
+  if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
+  AppState& s = ctx.state;
+  const auto& inv_freq = ctx.derived.rope.inv_freq;
+  const long long pairs = inv_freq.size();
+  const long long rotary_dim = ctx.derived.rope.rotary_dim;
+
+  // Animation of p: advances by play_speed positions per second, wrapping at length.
+  static double last_time = -1.0, fractional = 0.0;
+  if (!ctx.exporting) {
+    if (ImGui::Button(s.playing ? "Pause" : "Play")) s.playing = !s.playing;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Animate the position p: every hand turns at its own speed θ_i.");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
+    float speed = float(s.play_speed);
+    if (ImGui::SliderFloat("positions / s", &speed, 0.1f, 50.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
+      s.play_speed = speed;
+    ImGui::SameLine();
+    if (ImGui::Button("p = 0")) s.position = 0;
+    ImGui::SameLine();
+    if (ImGui::Button("p − 1") && s.position > 0) --s.position;
+    ImGui::SameLine();
+    if (ImGui::Button("p + 1") && s.position + 1 < s.length) ++s.position;
+    ImGui::SameLine();
+    ImGui::Text("p = %lld", s.position);
+  }
+  if (s.playing && last_time >= 0.0) {
+    fractional += (ctx.time_seconds - last_time) * s.play_speed;
+    const long long step = static_cast<long long>(fractional);
+    fractional -= double(step);
+    s.position = (s.position + step) % std::max<long long>(s.length, 1);
+  }
+  last_time = ctx.time_seconds;
+
+  const std::vector<double> v = effective_vector(s);
+  const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size()));
+  const Eigen::VectorXd rotated = pe::apply_rope(x, double(s.position), inv_freq, s.rope.convention);
+
+  const std::vector<long long> shown = pairs_to_show(pairs, s.pair, 8);
+  const int columns = 4;
+  const int rows = int((shown.size() + columns - 1) / columns);
+  const float table_h = ImGui::GetTextLineHeightWithSpacing() * float(shown.size() + 3);
+  const float avail_h = ImGui::GetContentRegionAvail().y - table_h;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float cell = std::max(80.0f, std::min((ctx.size.x - spacing * (columns - 1)) / columns, avail_h / float(rows) - 4.0f));
+
+  for (std::size_t n = 0; n < shown.size(); ++n) {
+    const long long i = shown[n];
+    const auto [d0, d1] = pe::pair_dims(s.rope.convention, rotary_dim, i);
+    const double x0 = x[d0], y0 = x[d1], x1 = rotated[d0], y1 = rotated[d1];
+    const double radius = std::hypot(x0, y0);
+    const double angle = double(s.position) * inv_freq[i];
+    const std::string title = "pair " + std::to_string(i) + " (dims " + std::to_string(d0) + "," + std::to_string(d1) + ")";
+    if (n % columns != 0) ImGui::SameLine();
+    if (plot::begin_plot(("##hand" + std::to_string(i)).c_str(), {cell, cell},
+                         {.title = title.c_str(), .legend = false, .crosshair = false, .equal_aspect = true})) {
+      const double r = std::max(radius, 1e-9) * 1.25;
+      plot::setup_axes({.label = "", .min = -r, .max = r, .lock = true, .format = "%.2g"},
+                       {.label = "", .min = -r, .max = r, .lock = true, .format = "%.2g"});
+      std::vector<double> cx(97), cy(97);
+      for (int k = 0; k <= 96; ++k) {
+        cx[k] = radius * std::cos(2.0 * std::numbers::pi * k / 96.0);
+        cy[k] = radius * std::sin(2.0 * std::numbers::pi * k / 96.0);
+      }
+      plot::plot_line("circle", cx, cy, {.color = IM_COL32(128, 128, 128, 110), .thickness = 1.0f, .in_legend = false});
+      plot::plot_arrow(0, 0, x0, y0, IM_COL32(150, 150, 150, 150), 2.0f);
+      plot::plot_arrow(0, 0, x1, y1, i == s.pair ? IM_COL32(240, 110, 40, 255) : IM_COL32(70, 140, 230, 255), 3.5f);
+      char label[96];
+      std::snprintf(label, sizeof label, "|pair| = %.3f", std::hypot(x1, y1));
+      plot::plot_text(-r * 0.95, r * 0.88, label);
+      std::snprintf(label, sizeof label, "%.1f°  (%.3g turns)", degrees_mod_360(angle), angle / (2 * std::numbers::pi));
+      plot::plot_text(-r * 0.95, -r * 0.88, label);
+      plot::end_plot();
+    }
+  }
+
+  // Step-by-step numbers (seed 001's worked example is pairs 0 and 1 at d = 4, p = 1).
+  if (ImGui::BeginTable("##hand-numbers", 9, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    for (const char* h : {"pair i", "θ_i (rad/pos)", "angle p·θ_i (rad)", "angle (°)", "cos", "sin", "(x, y) at p = 0", "(x', y') at p", "|pair|"})
+      ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (long long i : shown) {
+      const auto [d0, d1] = pe::pair_dims(s.rope.convention, rotary_dim, i);
+      const double angle = double(s.position) * inv_freq[i];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn(); ImGui::Text("%lld", i);
+      ImGui::TableNextColumn(); ImGui::Text("%.6g", inv_freq[i]);
+      ImGui::TableNextColumn(); ImGui::Text("%.6g", angle);
+      ImGui::TableNextColumn(); ImGui::Text("%.3f", angle * 180.0 / std::numbers::pi);
+      ImGui::TableNextColumn(); ImGui::Text("%.5f", std::cos(angle));
+      ImGui::TableNextColumn(); ImGui::Text("%.5f", std::sin(angle));
+      ImGui::TableNextColumn(); ImGui::Text("(%.3f, %.3f)", x[d0], x[d1]);
+      ImGui::TableNextColumn(); ImGui::Text("(%.5f, %.5f)", rotated[d0], rotated[d1]);
+      ImGui::TableNextColumn(); ImGui::Text("%.5f", std::hypot(rotated[d0], rotated[d1]));
+    }
+    ImGui::EndTable();
+  }
+  teaching_note("x' = x·cos(pθ_i) − y·sin(pθ_i), y' = x·sin(pθ_i) + y·cos(pθ_i). Pair 0 turns 57.3° per position at any θ; "
+                "seed 000's \"30° per position\" is only an illustration. The hand's length never changes.");
+}
+
+}  // namespace app

@@ -1,0 +1,86 @@
+// Learned absolute embeddings (BERT, GPT-2): a max_len × d table. Positions past max_len
+// have no row — the seed notebook's extrapolation test fails exactly there.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pe/learned.hpp"
+#include "views/colormap_choice.hpp"
+#include "views/view.hpp"
+
+namespace app {
+
+void draw_learned_view(ViewContext& ctx) {
+  AppState& s = ctx.state;
+  const long long d = s.rope.head_dim;
+  static std::unique_ptr<pe::LearnedEmbedding> table;
+  static std::string error;
+  static unsigned long long version = 0;
+  static std::vector<float> by_dimension;  // d × max_len: heatmap rows are dimensions
+  if (!table || table->max_len() != s.learned_max_len || table->dim() != d) {
+    try {
+      table = std::make_unique<pe::LearnedEmbedding>(s.learned_max_len, d, 0.02, s.seed);
+      error.clear();
+      const pe::TableF& t = table->table();
+      by_dimension.resize(std::size_t(t.size()));
+      for (Eigen::Index p = 0; p < t.rows(); ++p)
+        for (Eigen::Index j = 0; j < t.cols(); ++j) by_dimension[std::size_t(j * t.rows() + p)] = t(p, j);
+    } catch (const std::exception& e) {
+      table.reset();
+      error = e.what();
+    }
+    ++version;
+  }
+  if (!ctx.exporting) {
+    ImGui::SetNextItemWidth(200.0f * plot::pixel_scale());
+    long long lo = 1, hi = 8192;
+    ImGui::SliderScalar("max_len", ImGuiDataType_S64, &s.learned_max_len, &lo, &hi, "%lld", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("learned_max_len: rows in the learned table (GPT-2: 1024, BERT: 512).");
+  }
+  if (!table) {
+    ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%s", error.c_str());
+    return;
+  }
+  ImGui::Text("Parameters: max_len × d = %lld × %lld = %lld (initialised N(0, 0.02), seed %llu)", table->max_len(), d,
+              table->parameter_count(), static_cast<unsigned long long>(s.seed));
+  try {
+    (void)table->at(s.position);
+    ImGui::Text("Position p = %lld has a row.", s.position);
+  } catch (const pe::PositionOutOfRange& e) {
+    ImGui::TextColored({1, 0.45f, 0.4f, 1}, "Position p = %lld: %s", s.position, e.what());
+  }
+  const float bar_w = 90.0f * plot::pixel_scale();
+  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const float h = ImGui::GetContentRegionAvail().y - note_h;
+  const double shown = double(std::max(s.length, table->max_len()));
+  if (plot::begin_plot("##learned", {ctx.size.x - bar_w, h}, {.title = "Learned position table (random init)", .legend = false})) {
+    plot::setup_axes({.label = "position p", .min = -0.5, .max = shown - 0.5},
+                     {.label = "dimension j", .min = -0.5, .max = double(d) - 0.5, .format = "%.0f"});
+    const auto& t = table->table();
+    plot::plot_value_heatmap("learned", {.values = by_dimension,
+                                         .rows = int(d), .columns = int(t.rows()),
+                                         .x0 = -0.5, .x1 = double(t.rows()) - 0.5, .y0 = -0.5, .y1 = double(d) - 0.5,
+                                         .colormap = to_plot(s.colormap), .vmin = -0.06, .vmax = 0.06,
+                                         .version = version});
+    if (s.length > table->max_len()) {
+      plot::plot_xband("no rows: positions ≥ max_len", double(table->max_len()) - 0.5, double(s.length) - 0.5,
+                       IM_COL32(200, 60, 60, 70));
+      plot::plot_vline("max_len", double(table->max_len()) - 0.5, {.color = IM_COL32(220, 70, 60, 255), .thickness = 2.0f});
+    }
+    if (plot::is_plot_hovered()) {
+      const long long p = std::llround(plot::mouse_x()), j = std::llround(plot::mouse_y());
+      if (p >= 0 && p < table->max_len() && j >= 0 && j < d)
+        plot::hover_text("p = %lld, j = %lld: %.6f", p, j, double(t(p, j)));
+      else if (p >= table->max_len())
+        plot::hover_text("p = %lld: no row (max_len = %lld)", p, table->max_len());
+    }
+    plot::end_plot();
+  }
+  ImGui::SameLine();
+  plot::colorbar("value", -0.06, 0.06, to_plot(s.colormap), {bar_w, h});
+  teaching_note("Every row is an independent parameter vector: nothing relates row p to row p+1 until training does, and "
+                "there is no row at all past max_len. Sinusoidal and RoPE compute any position from a formula instead.");
+}
+
+}  // namespace app

@@ -1,0 +1,112 @@
+// Seeds 000–004: with RoPE the score <R(m)q, R(m+Δ)k> depends only on Δ and decays on
+// average. Curves are evaluated in closed form at one sample per pixel, cached until the
+// inputs, the visible range or the width change.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "pe/analysis.hpp"
+#include "views/view.hpp"
+
+namespace app {
+namespace {
+
+struct CurveCache {
+  unsigned long long version = ~0ULL;
+  double x0 = 0, x1 = 0;
+  int samples = 0;
+  bool log = false;
+  std::uint64_t seed = 0;
+  long long n = 0;
+  std::vector<double> xs, identical, random_pair, mean_pairs, mean_identical, bound;
+};
+
+std::vector<double> to_vector(const Eigen::ArrayXd& a) { return {a.data(), a.data() + a.size()}; }
+
+}  // namespace
+
+void draw_relative_score_view(ViewContext& ctx) {
+  if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
+  AppState& s = ctx.state;
+  const auto& inv_freq = ctx.derived.rope.inv_freq;
+  const double d = double(2 * inv_freq.size());
+
+  if (!ctx.exporting) {
+    ImGui::Checkbox("log Δ axis", &s.log_delta);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show Δ on a log scale: the decay over decades of distance.");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(140.0f * plot::pixel_scale());
+    int samples = int(s.samples);
+    if (ImGui::SliderInt("samples", &samples, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic)) s.samples = samples;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("samples: how many seeded random vector pairs the mean curves average over.");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(140.0f * plot::pixel_scale());
+    long long anchor_max = std::max<long long>(s.length - 1, 0), zero = 0;
+    ImGui::SliderScalar("anchor m", ImGuiDataType_S64, &s.anchor, &zero, &anchor_max);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("anchor: the query position m. The dots are computed by rotating q to m and k to m+Δ directly;\n"
+                        "they stay on the curve for every m — the score depends only on Δ.");
+  }
+
+  static CurveCache cache;
+  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const double max_delta = double(std::max<long long>(s.length - 1, 1));
+  if (plot::begin_plot("##relative-score", {ctx.size.x, ImGui::GetContentRegionAvail().y - note_h},
+                       {.title = "Relative score s(Δ) = ⟨R(m)q, R(m+Δ)k⟩ / d"})) {
+    plot::setup_axes({.label = "relative distance Δ", .scale = s.log_delta ? plot::Scale::Log : plot::Scale::Linear,
+                      .min = s.log_delta ? 1.0 : 0.0, .max = max_delta},
+                     {.label = "score / d"});
+    const double x0 = std::max(plot::visible_x_min(), s.log_delta ? 1.0 : -1e300);
+    const double x1 = plot::visible_x_max();
+    const int n = std::clamp(int(plot::to_pixels(x1, 0).x - plot::to_pixels(x0, 0).x), 16, 4096);
+    if (cache.version != ctx.derived.version || cache.x0 != x0 || cache.x1 != x1 || cache.samples != n ||
+        cache.log != s.log_delta || cache.seed != s.seed || cache.n != s.samples) {
+      cache = {ctx.derived.version, x0, x1, n, s.log_delta, s.seed, s.samples};
+      Eigen::ArrayXd deltas(n);
+      for (int k = 0; k < n; ++k) {
+        const double t = double(k) / double(n - 1);
+        deltas[k] = s.log_delta ? x0 * std::pow(x1 / x0, t) : x0 + (x1 - x0) * t;
+      }
+      cache.xs = to_vector(deltas);
+      // Normalised by d so curves of different dimensions are comparable (identical: s(0)/d ≈ 1).
+      cache.identical = to_vector(pe::relative_score_curve(pe::VectorChoice::Identical, inv_freq, deltas, s.seed) / d);
+      cache.random_pair = to_vector(pe::relative_score_curve(pe::VectorChoice::RandomPair, inv_freq, deltas, s.seed) / d);
+      cache.mean_pairs = to_vector(pe::relative_score_curve(pe::VectorChoice::MeanOfRandomPairs, inv_freq, deltas, s.seed, s.samples) / d);
+      cache.mean_identical = to_vector(pe::relative_score_curve(pe::VectorChoice::MeanOfIdentical, inv_freq, deltas, s.seed, s.samples) / d);
+      // The bound is relative (RoFormer §3.4.3): scale it to 1 at Δ = 0 to overlay it.
+      const double at_zero = pe::long_term_decay_bound(inv_freq, Eigen::ArrayXd::Zero(1))[0];
+      cache.bound = to_vector(pe::long_term_decay_bound(inv_freq, deltas) / std::max(at_zero, 1e-300));
+    }
+    plot::plot_line("identical q = k", cache.xs, cache.identical);
+    plot::plot_line("one random pair q, k", cache.xs, cache.random_pair);
+    plot::plot_line("mean of identical pairs", cache.xs, cache.mean_identical, {.thickness = 2.5f});
+    plot::plot_line("mean of random pairs", cache.xs, cache.mean_pairs, {.thickness = 1.5f});
+    plot::plot_line("RoFormer decay bound (1 at Δ = 0)", cache.xs, cache.bound, {.thickness = 1.5f, .dashed = true});
+
+    // Direct check at a few Δ: rotate the identical vector to m and m+Δ and take the dot product.
+    std::vector<double> px, py;
+    const std::vector<double> v = effective_vector(s);
+    const Eigen::VectorXd u = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size())).head(Eigen::Index(d));
+    for (int k = 1; k <= 12; ++k) {
+      const double delta = s.log_delta ? std::pow(max_delta, double(k) / 12.0) : std::round(max_delta * k / 12.0);
+      const Eigen::VectorXd a = pe::apply_rope(u, double(s.anchor), inv_freq, s.rope.convention);
+      const Eigen::VectorXd b = pe::apply_rope(u, double(s.anchor) + delta, inv_freq, s.rope.convention);
+      px.push_back(delta);
+      py.push_back(a.dot(b) / d);
+    }
+    const auto coeffs = pe::relative_score_coefficients(u, u, inv_freq.size(), s.rope.convention);
+    plot::plot_function("clock-hands vector, closed form", [&](double delta) { return pe::relative_score(coeffs, inv_freq, delta) / d; },
+                        {.thickness = 1.0f});
+    plot::plot_points("direct ⟨R(m)q, R(m+Δ)q⟩ at anchor m", px, py, {.color = IM_COL32(240, 110, 40, 255)});
+    if (plot::is_plot_hovered()) {
+      const double delta = plot::mouse_x();
+      plot::hover_text("Δ = %.6g: clock-hands vector s/d = %.6f", delta, pe::relative_score(coeffs, inv_freq, delta) / d);
+    }
+    plot::end_plot();
+  }
+  teaching_note("Every curve is the closed form Σ_i a_i·cos(Δθ_i) + b_i·sin(Δθ_i); the dots are direct rotations at anchor m — move m and "
+                "they stay put. The mean over random identical vectors is Σ_i 2·cos(Δθ_i)/d: it decays, but never to zero for all Δ.");
+}
+
+}  // namespace app

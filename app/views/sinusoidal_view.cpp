@@ -1,0 +1,67 @@
+// Seed 004 §2: the sinusoidal PE matrix as a heatmap and a few dimensions as curves.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "pe/sinusoidal.hpp"
+#include "views/colormap_choice.hpp"
+#include "views/view.hpp"
+
+namespace app {
+
+void draw_sinusoidal_view(ViewContext& ctx) {
+  if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
+  const AppState& s = ctx.state;
+  const long long d = s.rope.head_dim;
+  const float bar_w = 90.0f * plot::pixel_scale();
+  const ImVec2 top = split_height(ctx.size, 0.55f);
+
+  if (plot::begin_plot("##sinusoidal-heatmap", {top.x - bar_w, top.y},
+                       {.title = "Sinusoidal position encoding PE(p, j)", .legend = false})) {
+    plot::setup_axes({.label = "position p", .min = -0.5, .max = double(s.length) - 0.5},
+                     {.label = "dimension j", .min = -0.5, .max = double(d) - 0.5, .format = "%.0f"});
+    plot::plot_encoding_heatmap("PE", {.function = plot::EncodingFunction::Sinusoidal,
+                                       .frequencies = ctx.derived.sinusoidal_freq_f,
+                                       .rows = int(d),
+                                       .x0 = 0, .x1 = double(s.length - 1),
+                                       .colormap = to_plot(s.colormap),
+                                       .pixel_mean = s.pixel_mean});
+    if (plot::is_plot_hovered()) {
+      const long long j = std::clamp<long long>(std::llround(plot::mouse_y()), 0, d - 1);
+      const double freq = ctx.derived.sinusoidal_freq[j / 2];
+      plot::hover_text("column %lld = %s of pair %lld, frequency θ^(−2i/d) = %.6g rad/position,"
+                       " wavelength %.4g positions", j, j % 2 == 0 ? "sin" : "cos", j / 2, freq,
+                       2.0 * std::numbers::pi / freq);
+    }
+    plot::end_plot();
+  }
+  ImGui::SameLine();
+  plot::colorbar("PE value", -1.0, 1.0, to_plot(s.colormap), {bar_w, top.y});
+
+  // Seed 004 plots dims 0, 1, 10, 20, 50; keep the ones that exist, plus the chosen pair.
+  std::vector<long long> dims;
+  for (long long j : {0LL, 1LL, 10LL, 20LL, 50LL})
+    if (j < d) dims.push_back(j);
+  const long long chosen = std::min(2 * s.pair, d - 1);
+  if (std::find(dims.begin(), dims.end(), chosen) == dims.end()) dims.push_back(chosen);
+
+  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  if (plot::begin_plot("##sinusoidal-curves", {ctx.size.x, ctx.size.y - top.y - note_h},
+                       {.title = "PE(p, j) over position for chosen dimensions j"})) {
+    plot::setup_axes({.label = "position p", .min = 0, .max = double(std::max<long long>(s.length - 1, 1))},
+                     {.label = "value", .min = -1.1, .max = 1.1, .lock = true});
+    const double theta = s.rope.theta;
+    for (long long j : dims) {
+      const std::string label = "dim " + std::to_string(j) + (j % 2 == 0 ? " (sin)" : " (cos)");
+      plot::plot_function(label.c_str(), [=](double p) { return pe::sinusoidal_value(std::llround(p), j, d, theta); });
+    }
+    plot::end_plot();
+  }
+  teaching_note(
+      "Dimension 0 turns fastest (1 rad per position, wavelength 2π); each later pair is slower by θ^(2/d). "
+      "Seed 004 prints the opposite (\"lower dimensions change slowly\") — the plot shows which is true.");
+}
+
+}  // namespace app

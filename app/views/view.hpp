@@ -1,0 +1,40 @@
+#pragma once
+// A view draws one kind of plot from AppState into the rectangle it is given (a window
+// region or an offscreen export framebuffer of any size). Views own no parameters;
+// view-local caches key themselves on Derived::version and what they sample.
+#include <imgui.h>
+
+#include <span>
+#include <string>
+
+#include "state/app_state.hpp"
+#include "plot/plot.hpp"
+#include "state/derived.hpp"
+
+namespace app {
+
+struct ViewContext {
+  AppState& state;          // views may change view-local choices (e.g. play/pause)
+  const Derived& derived;
+  ImVec2 size;              // the region to fill
+  double time_seconds = 0;  // frame time, for animations
+  bool exporting = false;   // hide interactive-only widgets
+};
+
+struct ViewInfo {
+  const char* name;         // stable kebab-case name: --view, sessions, file names
+  const char* title;        // tab label
+  const char* summary;      // one-line description for --list-views --verbose and tooltips
+  void (*draw)(ViewContext& ctx);
+};
+
+// All views in tab order. Registering a view is one line in view_registry.cpp.
+std::span<const ViewInfo> all_views();
+const ViewInfo* find_view(const std::string& name);
+
+// Shared helpers for views (app/views/view_common.cpp).
+void show_state_error(const Derived& derived);  // red message box when the state is invalid
+void teaching_note(const char* text);          // a boxed "why" note under a plot
+ImVec2 split_height(ImVec2 size, float top_fraction);  // size of the top part
+
+}  // namespace app

@@ -1,0 +1,40 @@
+#include <string>
+
+#include "views/view.hpp"
+
+namespace app {
+
+// Each view lives in its own file (views/<name>_view.cpp) and exposes one draw function.
+void draw_sinusoidal_view(ViewContext& ctx);
+void draw_learned_view(ViewContext& ctx);
+void draw_rope_cos_view(ViewContext& ctx);
+void draw_rope_sin_view(ViewContext& ctx);
+void draw_rope_spectrum_view(ViewContext& ctx);
+void draw_clock_hands_view(ViewContext& ctx);
+void draw_relative_score_view(ViewContext& ctx);
+void draw_alibi_view(ViewContext& ctx);
+void draw_attention_view(ViewContext& ctx);
+
+namespace {
+const ViewInfo kViews[] = {
+    {"sinusoidal", "Sinusoidal", "Sinusoidal PE heatmap (position × dimension) and per-dimension curves", draw_sinusoidal_view},
+    {"learned", "Learned", "Learned (random-initialised) position table and why it stops at max_len", draw_learned_view},
+    {"rope-cos", "RoPE cos", "RoPE cos(p·θ_i) table and cos curves of chosen pairs", draw_rope_cos_view},
+    {"rope-sin", "RoPE sin", "RoPE sin(p·θ_i) table and sin curves of chosen pairs", draw_rope_sin_view},
+    {"rope-spectrum", "Spectrum", "RoPE frequency spectrum θ_i (log) and wavelengths vs the context length", draw_rope_spectrum_view},
+    {"clock-hands", "Clock hands", "Each dimension pair as a rotating 2D hand at position p, with the numbers", draw_clock_hands_view},
+    {"relative-score", "Relative score", "s(Δ) = ⟨R(m)q, R(m+Δ)k⟩: depends only on Δ, decays; long-term-decay bound", draw_relative_score_view},
+    {"alibi", "ALiBi", "ALiBi per-head slopes and the causal bias matrix", draw_alibi_view},
+    {"attention", "Attention", "Attention patterns softmax(QKᵀ/√d + mask) under each method", draw_attention_view},
+};
+}  // namespace
+
+std::span<const ViewInfo> all_views() { return kViews; }
+
+const ViewInfo* find_view(const std::string& name) {
+  for (const auto& v : kViews)
+    if (name == v.name) return &v;
+  return nullptr;
+}
+
+}  // namespace app

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs pe-viz's build and test dependencies from Debian 12's packages, only when
+# something is missing (fast and offline when everything is there).
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  libeigen3-dev nlohmann-json3-dev libcli11-dev
+  libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libgl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  fonts-dejavu-core xvfb xauth libgl1-mesa-dri mesa-utils
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+echo "pe-viz: installing missing Debian packages: ${missing[*]}"
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null; then SUDO="sudo"; else
+    echo "pe-viz: need root (or sudo) to apt-get install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
