@@ -1,0 +1,89 @@
+// Table builders against the physical floor: a memset of the same number of bytes.
+// Counters: items = table entries (cos and sin count separately), bytes = bytes written.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <memory>
+
+#include "pe/analysis.hpp"
+#include "pe/rope.hpp"
+#include "pe/sinusoidal.hpp"
+
+namespace {
+
+void set_counters(benchmark::State& state, long long entries, long long bytes) {
+  state.SetItemsProcessed(state.iterations() * entries);
+  state.SetBytesProcessed(state.iterations() * bytes);
+}
+
+// args: length, dim. RoPE writes length × dim/2 cos + the same sin entries (float32).
+void BM_RopeTables(benchmark::State& state) {
+  const long long length = state.range(0), dim = state.range(1);
+  const Eigen::ArrayXd inv_freq = pe::inverse_frequencies(dim, 10000.0);
+  for (auto _ : state) {
+    pe::RopeTables t = pe::rope_tables(inv_freq, length);
+    benchmark::DoNotOptimize(t.cos.data());
+    benchmark::DoNotOptimize(t.sin.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, length * dim, length * dim * 4);
+}
+
+void BM_SinusoidalTable(benchmark::State& state) {
+  const long long length = state.range(0), dim = state.range(1);
+  for (auto _ : state) {
+    pe::TableF t = pe::sinusoidal_table(length, dim);
+    benchmark::DoNotOptimize(t.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, length * dim, length * dim * 4);
+}
+
+// The floor, two ways: into a buffer already mapped ("warm"), and into a fresh allocation
+// each time ("fresh", paying the page faults that a freshly returned table also pays).
+void BM_MemsetWarm(benchmark::State& state) {
+  const std::size_t bytes = static_cast<std::size_t>(state.range(0)) * static_cast<std::size_t>(state.range(1)) * 4;
+  std::unique_ptr<char[]> buffer(new char[bytes]);
+  std::memset(buffer.get(), 1, bytes);
+  for (auto _ : state) {
+    std::memset(buffer.get(), 0, bytes);
+    benchmark::DoNotOptimize(buffer.get());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, state.range(0) * state.range(1), static_cast<long long>(bytes));
+}
+
+void BM_MemsetFresh(benchmark::State& state) {
+  const std::size_t bytes = static_cast<std::size_t>(state.range(0)) * static_cast<std::size_t>(state.range(1)) * 4;
+  for (auto _ : state) {
+    std::unique_ptr<char[]> buffer(new char[bytes]);
+    std::memset(buffer.get(), 0, bytes);
+    benchmark::DoNotOptimize(buffer.get());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, state.range(0) * state.range(1), static_cast<long long>(bytes));
+}
+
+// s(Δ) over 131072 evenly spaced distances at d = 128 (64 pairs).
+void BM_RelativeScoreCurve(benchmark::State& state) {
+  const long long count = state.range(0), dim = state.range(1);
+  const Eigen::ArrayXd inv_freq = pe::inverse_frequencies(dim, 10000.0);
+  const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(dim, -1.0, 1.0);
+  const Eigen::VectorXd k = Eigen::VectorXd::LinSpaced(dim, 0.5, -0.25);
+  const auto c = pe::relative_score_coefficients(q, k, dim / 2, pe::PairConvention::Interleaved);
+  const Eigen::ArrayXd deltas = Eigen::ArrayXd::LinSpaced(count, 0.0, static_cast<double>(count - 1));
+  for (auto _ : state) {
+    Eigen::ArrayXd s = pe::relative_score_curve(c, inv_freq, deltas);
+    benchmark::DoNotOptimize(s.data());
+  }
+  // items: (distance, pair) terms evaluated; bytes: the curve written.
+  set_counters(state, count * dim / 2, count * 8);
+}
+
+}  // namespace
+
+BENCHMARK(BM_RopeTables)->Args({8192, 128})->Args({131072, 128})->Args({1048576, 128})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemsetWarm)->Args({8192, 128})->Args({131072, 128})->Args({1048576, 128})->Args({8192, 512})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemsetFresh)->Args({8192, 128})->Args({131072, 128})->Args({1048576, 128})->Args({8192, 512})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SinusoidalTable)->Args({8192, 512})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RelativeScoreCurve)->Args({131072, 128})->Unit(benchmark::kMillisecond);
