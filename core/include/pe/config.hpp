@@ -1,6 +1,7 @@
 #pragma once
 // Reading Hugging Face config.json files and the bundled model presets into RopeConfig.
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 #include "pe/scaling.hpp"
