@@ -1,0 +1,271 @@
+// Analyses on top of the encodings: RoPE relative scores (RoFormer §3.4), the long-term
+// decay bound (RoFormer §3.4.3), attention patterns per method, wavelengths.
+#include "pe/analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <string>
+
+#include "pe/alibi.hpp"
+#include "pe/errors.hpp"
+#include "pe/learned.hpp"
+#include "pe/sinusoidal.hpp"
+
+namespace pe {
+
+namespace {
+
+// Work cap for the seeded-vector averages, so a slider cannot freeze the GUI for minutes.
+inline constexpr long long kMaxSampleEntries = 100'000'000;
+
+void require_finite_array(const char* parameter, const double* data, Eigen::Index count) {
+  for (Eigen::Index j = 0; j < count; ++j) {
+    if (!std::isfinite(data[j])) {
+      throw InvalidArgument(std::string(parameter) + "[" + std::to_string(j) + "]", format_double(data[j]),
+                            "entries must be finite numbers");
+    }
+  }
+}
+
+void require_matching_coefficients(const RelativeScoreCoefficients& c, const Eigen::ArrayXd& inv_freq) {
+  require_frequencies("inv_freq", inv_freq);
+  if (c.a.size() != inv_freq.size() || c.b.size() != inv_freq.size()) {
+    throw InvalidArgument("coefficients size", std::to_string(c.a.size()) + " and " + std::to_string(c.b.size()),
+                          "needs one a and one b per frequency (" + std::to_string(inv_freq.size()) + ")");
+  }
+  require_finite_array("a", c.a.data(), c.a.size());
+  require_finite_array("b", c.b.data(), c.b.size());
+  require_finite("passthrough", c.passthrough);
+}
+
+// Spacing h if deltas are an arithmetic progression (to a few ulps, as LinSpaced or
+// d0 + j·h produce), else NaN.
+double uniform_spacing(const Eigen::Ref<const Eigen::ArrayXd>& deltas) {
+  const Eigen::Index n = deltas.size();
+  if (n < 3) return std::numeric_limits<double>::quiet_NaN();
+  const double d0 = deltas[0];
+  const double h = (deltas[n - 1] - d0) / static_cast<double>(n - 1);
+  const double scale = std::max({std::abs(d0), std::abs(deltas[n - 1]), std::abs(h)});
+  const double tolerance = 64.0 * std::numeric_limits<double>::epsilon() * scale;
+  for (Eigen::Index j = 1; j < n - 1; ++j) {
+    if (!(std::abs(deltas[j] - (d0 + static_cast<double>(j) * h)) <= tolerance)) {
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  return h;
+}
+
+// Calls visit(j, cos(Δ_j θ), sin(Δ_j θ)) (arrays over frequencies) for every delta. Evenly
+// spaced deltas use the angle-addition recurrence, anchored exactly at deltas[j] every
+// kAnchorInterval steps; anything else pays a cos and a sin per entry.
+template <class Visit>
+void for_each_delta(const Eigen::ArrayXd& inv_freq, const Eigen::Ref<const Eigen::ArrayXd>& deltas, Visit visit) {
+  const double h = uniform_spacing(deltas);
+  if (std::isfinite(h)) {
+    PhasorRecurrence phasors(inv_freq, h);
+    for (Eigen::Index j = 0; j < deltas.size(); ++j) {
+      if (j % PhasorRecurrence::kAnchorInterval == 0) {
+        phasors.anchor(deltas[j]);
+      } else {
+        phasors.advance();
+      }
+      visit(j, phasors.cos(), phasors.sin());
+    }
+    return;
+  }
+  for (Eigen::Index j = 0; j < deltas.size(); ++j) {
+    const Eigen::ArrayXd angle = deltas[j] * inv_freq;
+    visit(j, angle.cos().eval(), angle.sin().eval());
+  }
+}
+
+// SplitMix64 (Steele et al. 2014): derives independent, well-mixed seeds for sub-streams.
+std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t stream) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+MatrixD seeded_matrix(long long rows, long long cols, std::uint64_t seed, double sigma) {
+  const Eigen::VectorXd v = seeded_normal(rows * cols, seed, sigma);
+  return Eigen::Map<const MatrixD>(v.data(), rows, cols);
+}
+
+}  // namespace
+
+RelativeScoreCoefficients relative_score_coefficients(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                      const Eigen::Ref<const Eigen::VectorXd>& k,
+                                                      long long rotary_pairs, PairConvention convention) {
+  if (q.size() != k.size()) {
+    throw InvalidArgument("k size", std::to_string(k.size()), "must equal q size (" + std::to_string(q.size()) + ")");
+  }
+  if (q.size() < 2) throw InvalidArgument("q size", std::to_string(q.size()), "needs at least one pair (2 dims)");
+  require_in_range("rotary_pairs", rotary_pairs, 1, q.size() / 2);
+  require_finite_array("q", q.data(), q.size());
+  require_finite_array("k", k.data(), k.size());
+
+  RelativeScoreCoefficients c;
+  c.a.resize(rotary_pairs);
+  c.b.resize(rotary_pairs);
+  for (long long i = 0; i < rotary_pairs; ++i) {
+    const auto [d1, d2] = pair_dims(convention, 2 * rotary_pairs, i);
+    const double u1 = q[d1], u2 = q[d2], v1 = k[d1], v2 = k[d2];
+    // ⟨R(α)u, R(β)v⟩ = uᵀR(β−α)v = (u1v1 + u2v2)·cos((β−α)) + (u2v1 − u1v2)·sin((β−α)).
+    c.a[i] = u1 * v1 + u2 * v2;
+    c.b[i] = u2 * v1 - u1 * v2;
+  }
+  const long long rotary_dim = 2 * rotary_pairs;
+  const long long tail = q.size() - rotary_dim;
+  c.passthrough = tail > 0 ? q.tail(tail).dot(k.tail(tail)) : 0.0;
+  return c;
+}
+
+double relative_score(const RelativeScoreCoefficients& c, const Eigen::ArrayXd& inv_freq, double delta) {
+  require_matching_coefficients(c, inv_freq);
+  require_finite("delta", delta);
+  const Eigen::ArrayXd angle = delta * inv_freq;
+  return c.passthrough + (c.a * angle.cos() + c.b * angle.sin()).sum();
+}
+
+Eigen::ArrayXd relative_score_curve(const RelativeScoreCoefficients& c, const Eigen::ArrayXd& inv_freq,
+                                    const Eigen::Ref<const Eigen::ArrayXd>& deltas) {
+  require_matching_coefficients(c, inv_freq);
+  require_finite_array("deltas", deltas.data(), deltas.size());
+  Eigen::ArrayXd out(deltas.size());
+  for_each_delta(inv_freq, deltas, [&](Eigen::Index j, const Eigen::ArrayXd& cs, const Eigen::ArrayXd& sn) {
+    out[j] = c.passthrough + (c.a * cs + c.b * sn).sum();
+  });
+  return out;
+}
+
+Eigen::ArrayXd relative_score_curve(VectorChoice choice, const Eigen::ArrayXd& inv_freq,
+                                    const Eigen::Ref<const Eigen::ArrayXd>& deltas, std::uint64_t seed,
+                                    long long samples) {
+  require_frequencies("inv_freq", inv_freq);
+  const long long pairs = inv_freq.size();
+  const long long dim = 2 * pairs;
+  require_in_range("samples", samples, 1, kMaxSampleEntries / dim);
+
+  const bool identical = choice == VectorChoice::Identical || choice == VectorChoice::MeanOfIdentical;
+  const bool averaged = choice == VectorChoice::MeanOfRandomPairs || choice == VectorChoice::MeanOfIdentical;
+  const long long count = averaged ? samples : 1;
+  // s(Δ) is linear in (a, b), so the mean curve is the curve of the mean coefficients.
+  RelativeScoreCoefficients mean;
+  mean.a = Eigen::ArrayXd::Zero(pairs);
+  mean.b = Eigen::ArrayXd::Zero(pairs);
+  for (long long j = 0; j < count; ++j) {
+    const Eigen::VectorXd v = seeded_normal(2 * dim, mix_seed(seed, static_cast<std::uint64_t>(j)));
+    const auto q = v.head(dim);
+    const auto k = identical ? v.head(dim) : v.tail(dim);
+    const RelativeScoreCoefficients one = relative_score_coefficients(q, k, pairs, PairConvention::Interleaved);
+    mean.a += one.a;
+    mean.b += one.b;
+  }
+  mean.a /= static_cast<double>(count);
+  mean.b /= static_cast<double>(count);
+  return relative_score_curve(mean, inv_freq, deltas);
+}
+
+Eigen::ArrayXd long_term_decay_bound(const Eigen::ArrayXd& inv_freq, const Eigen::Ref<const Eigen::ArrayXd>& deltas) {
+  require_frequencies("inv_freq", inv_freq);
+  require_finite_array("deltas", deltas.data(), deltas.size());
+  const Eigen::Index n = inv_freq.size();
+  Eigen::ArrayXd out(deltas.size());
+  for_each_delta(inv_freq, deltas, [&](Eigen::Index j, const Eigen::ArrayXd& cs, const Eigen::ArrayXd& sn) {
+    // S_m = Σ_{i<m} e^{iΔθ_i} as a running complex sum; the bound averages |S_m|, m = 1 ... d/2.
+    double re = 0.0, im = 0.0, total = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      re += cs[i];
+      im += sn[i];
+      total += std::hypot(re, im);
+    }
+    out[j] = total / static_cast<double>(n);
+  });
+  return out;
+}
+
+const char* to_string(AttentionMethod m) {
+  switch (m) {
+    case AttentionMethod::NoPosition: return "none";
+    case AttentionMethod::Sinusoidal: return "sinusoidal";
+    case AttentionMethod::Learned: return "learned";
+    case AttentionMethod::Rope: return "rope";
+    case AttentionMethod::Alibi: return "alibi";
+  }
+  return "unknown";
+}
+
+TableF attention_pattern(AttentionMethod method, const AttentionParams& params) {
+  const long long length = params.length, dim = params.dim;
+  require_length("length", length);
+  if (method == AttentionMethod::Rope) {
+    require_even_dim("dim", dim, "RoPE");
+  } else {
+    require_dim("dim", dim);
+  }
+  require_theta("theta", params.theta);
+  require_in_range("alibi_slope", params.alibi_slope, 0.0, std::numeric_limits<double>::max());
+  require_positive("learned_sigma", params.learned_sigma);
+  // Every working matrix is checked before anything is allocated.
+  check_table_budget("attention scores", length, length, sizeof(double));
+  check_table_budget("attention token matrix", length, dim, 3 * sizeof(double));
+  check_table_budget("attention projections", dim, dim, 2 * sizeof(double));
+
+  // Token content X ~ N(0, 1); projections ~ N(0, 1/d) so Q, K entries stay ~ N(0, 1).
+  MatrixD x = seeded_matrix(length, dim, mix_seed(params.seed, 0), 1.0);
+  if (method == AttentionMethod::Sinusoidal) {
+    x += sinusoidal_table(length, dim, params.theta).cast<double>().matrix();
+  } else if (method == AttentionMethod::Learned) {
+    const LearnedEmbedding learned(length, dim, params.learned_sigma, mix_seed(params.seed, 3));
+    x += learned.table().cast<double>().matrix();
+  }
+  const double w_sigma = 1.0 / std::sqrt(static_cast<double>(dim));
+  const MatrixD wq = seeded_matrix(dim, dim, mix_seed(params.seed, 1), w_sigma);
+  const MatrixD wk = seeded_matrix(dim, dim, mix_seed(params.seed, 2), w_sigma);
+  MatrixD q = x * wq;
+  MatrixD k = x * wk;
+  if (method == AttentionMethod::Rope) {
+    const Eigen::ArrayXd positions = Eigen::ArrayXd::LinSpaced(length, 0.0, static_cast<double>(length - 1));
+    const Eigen::ArrayXd inv_freq = inverse_frequencies(dim, params.theta);
+    q = apply_rope(q, positions, inv_freq, PairConvention::Interleaved);
+    k = apply_rope(k, positions, inv_freq, PairConvention::Interleaved);
+  }
+  const MatrixD scores = (q * k.transpose()) / std::sqrt(static_cast<double>(dim));
+
+  TableF out = TableF::Zero(length, length);  // masked (future) entries stay exactly 0
+  Eigen::ArrayXd row(length);
+  for (long long m = 0; m < length; ++m) {
+    double peak = -std::numeric_limits<double>::infinity();
+    for (long long n = 0; n <= m; ++n) {
+      double v = scores(m, n);
+      if (method == AttentionMethod::Alibi) v -= params.alibi_slope * static_cast<double>(m - n);
+      row[n] = v;
+      peak = std::max(peak, v);
+    }
+    // Softmax with the row maximum subtracted so exp never overflows.
+    double total = 0.0;
+    for (long long n = 0; n <= m; ++n) {
+      row[n] = std::exp(row[n] - peak);
+      total += row[n];
+    }
+    for (long long n = 0; n <= m; ++n) out(m, n) = static_cast<float>(row[n] / total);
+  }
+  return out;
+}
+
+Eigen::ArrayXd wavelengths(const Eigen::ArrayXd& inv_freq) {
+  require_frequencies("inv_freq", inv_freq);
+  // λ_i = 2π/θ_i; a zero frequency never turns: infinite wavelength.
+  return (2.0 * std::numbers::pi) / inv_freq;
+}
+
+Eigen::ArrayXd full_turns(const Eigen::ArrayXd& inv_freq, long long length) {
+  require_frequencies("inv_freq", inv_freq);
+  require_length("length", length);
+  return static_cast<double>(length) * inv_freq / (2.0 * std::numbers::pi);
+}
+
+}  // namespace pe
