@@ -1,0 +1,14 @@
+#pragma once
+// GLSL sources compiled into the binary (shaders/*.glsl embedded by pe_embed_files), so
+// the program runs from any directory.
+#include <string_view>
+#include <vector>
+
+namespace render {
+
+// Text of shaders/<file_name>, e.g. "heatmap_encoding.frag.glsl".
+// Throws std::runtime_error naming the file and the embedded ones when absent.
+std::string_view shader_source(std::string_view file_name);
+std::vector<std::string_view> shader_file_names();
+
+}  // namespace render
