@@ -145,7 +145,7 @@ PhasorRows::PhasorRows(const Eigen::ArrayXd& freqs, long long first_position)
   }
 }
 
-void PhasorRows::next_block(long long count, float* cos_out, float* sin_out, long long stride) {
+void PhasorRows::next_anchor() {
   // Anchors advance by kBlock positions per block; exact re-anchor every kAnchorInterval rows.
   constexpr long long kBlocksPerAnchor = PhasorRecurrence::kAnchorInterval / kBlock;
   if (blocks_ % kBlocksPerAnchor == 0) {
@@ -155,13 +155,19 @@ void PhasorRows::next_block(long long count, float* cos_out, float* sin_out, lon
   }
   ++blocks_;
   position_ += kBlock;
-  const long long n = pairs_;
-  float* __restrict ac = anchor_cos_.data();
-  float* __restrict as = anchor_sin_.data();
-  for (long long k = 0; k < n; ++k) {
-    ac[k] = static_cast<float>(anchors_.cos()[k]);
-    as[k] = static_cast<float>(anchors_.sin()[k]);
+  for (long long k = 0; k < pairs_; ++k) {
+    anchor_cos_[static_cast<std::size_t>(k)] = static_cast<float>(anchors_.cos()[k]);
+    anchor_sin_[static_cast<std::size_t>(k)] = static_cast<float>(anchors_.sin()[k]);
   }
+}
+
+void PhasorRows::next_block(long long count, float* cos_out, float* sin_out, long long stride) {
+  require_in_range("count", count, 1, kBlock);
+  require_in_range("stride", stride, pairs_, kMaxDim);
+  next_anchor();
+  const long long n = pairs_;
+  const float* __restrict ac = anchor_cos_.data();
+  const float* __restrict as = anchor_sin_.data();
   for (long long j = 0; j < count; ++j) {
     const float* __restrict tc = step_cos_.data() + j * n;
     const float* __restrict ts = step_sin_.data() + j * n;
@@ -171,6 +177,26 @@ void PhasorRows::next_block(long long count, float* cos_out, float* sin_out, lon
       oc[k] = ac[k] * tc[k] - as[k] * ts[k];  // cos(A + B)
       os[k] = as[k] * tc[k] + ac[k] * ts[k];  // sin(A + B)
     }
+  }
+}
+
+void PhasorRows::next_block_interleaved(long long count, float* out, long long stride, long long columns) {
+  require_in_range("count", count, 1, kBlock);
+  require_in_range("columns", columns, 2 * pairs_ - 1, 2 * pairs_);
+  require_in_range("stride", stride, columns, kMaxDim);
+  next_anchor();
+  const long long full = columns / 2, n = pairs_;
+  const float* __restrict ac = anchor_cos_.data();
+  const float* __restrict as = anchor_sin_.data();
+  for (long long j = 0; j < count; ++j) {
+    const float* __restrict tc = step_cos_.data() + j * n;
+    const float* __restrict ts = step_sin_.data() + j * n;
+    float* __restrict o = out + j * stride;
+    for (long long k = 0; k < full; ++k) {
+      o[2 * k] = as[k] * tc[k] + ac[k] * ts[k];      // sin(A + B)
+      o[2 * k + 1] = ac[k] * tc[k] - as[k] * ts[k];  // cos(A + B)
+    }
+    if (columns % 2 != 0) o[columns - 1] = as[full] * tc[full] + ac[full] * ts[full];
   }
 }
 

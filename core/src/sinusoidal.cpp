@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 #include "pe/errors.hpp"
 #include "pe/rope.hpp"
@@ -45,23 +44,10 @@ TableF sinusoidal_table(long long length, long long dim, double theta, long long
   check_table_budget("sinusoidal table", length, dim, sizeof(float));
 
   TableF table(length, dim);
-  // Phasor rows for a block go to scratch, then interleave as sin, cos, sin, cos, ...
-  const long long pairs = freqs.size(), full_pairs = dim / 2;
   PhasorRows rows(freqs, first_position);
-  std::vector<float> block_cos(static_cast<std::size_t>(PhasorRows::kBlock * pairs)), block_sin(block_cos.size());
-  for (long long r0 = 0; r0 < length; r0 += PhasorRows::kBlock) {
-    const long long count = std::min(PhasorRows::kBlock, length - r0);
-    rows.next_block(count, block_cos.data(), block_sin.data(), pairs);
-    for (long long j = 0; j < count; ++j) {
-      const float* __restrict c = block_cos.data() + j * pairs;
-      const float* __restrict s = block_sin.data() + j * pairs;
-      float* __restrict row = table.data() + (r0 + j) * dim;
-      for (long long i = 0; i < full_pairs; ++i) {
-        row[2 * i] = s[i];
-        row[2 * i + 1] = c[i];
-      }
-      if (dim % 2 != 0) row[dim - 1] = s[full_pairs];  // odd d: the last column is a sine
-    }
+  for (long long r = 0; r < length; r += PhasorRows::kBlock) {
+    const long long count = std::min(PhasorRows::kBlock, length - r);
+    rows.next_block_interleaved(count, table.data() + r * dim, dim, dim);
   }
   return table;
 }

@@ -71,12 +71,16 @@ class PhasorRows {
   PhasorRows(const Eigen::ArrayXd& freqs, long long first_position);
   // Writes the next `count` (1 ... kBlock) rows: row j to cos_out/sin_out + j·stride.
   void next_block(long long count, float* cos_out, float* sin_out, long long stride);
+  // Same rows written as sin, cos, sin, cos, ... (the sinusoidal layout) into `columns`
+  // (2·pairs or 2·pairs − 1: an odd last column is a lone sine) floats per row.
+  void next_block_interleaved(long long count, float* out, long long stride, long long columns);
 
  private:
   long long pairs_, position_, blocks_ = 0;
   PhasorRecurrence anchors_;
   std::vector<float> step_cos_, step_sin_;  // kBlock × pairs: e^{i·j·θ_k}
   std::vector<float> anchor_cos_, anchor_sin_;
+  void next_anchor();
 };
 
 struct RopeTables {
