@@ -448,7 +448,7 @@ RopeConfig load_preset(const std::string& key) {
     if (e.info.key == key) return e.config;
   std::string keys;
   for (const auto& e : table) keys += (keys.empty() ? "" : ", ") + e.info.key;
-  throw InvalidArgument("preset", "\"" + key + "\"", "one of: " + keys);
+  throw InvalidArgument("preset", "\"" + key + "\"", "one of the bundled presets: " + keys);
 }
 
 }  // namespace pe
