@@ -35,7 +35,9 @@ void rotate_in_place(double* y, double position, const Eigen::ArrayXd& inv_freq,
   const long long pairs = inv_freq.size();
   const double s_sign = sign == RotationSign::Negative ? -1.0 : 1.0;
   for (long long k = 0; k < pairs; ++k) {
-    const auto [i, j] = pair_dims(convention, 2 * pairs, k);
+    // Same layout as pair_dims, without re-validating in the inner loop.
+    const long long i = convention == PairConvention::Interleaved ? 2 * k : k;
+    const long long j = convention == PairConvention::Interleaved ? 2 * k + 1 : k + pairs;
     const double angle = position * inv_freq[k];
     const double c = std::cos(angle);
     const double s = s_sign * std::sin(angle);
