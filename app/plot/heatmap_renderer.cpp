@@ -1,0 +1,281 @@
+#include "heatmap_renderer.hpp"
+
+#include <epoxy/gl.h>
+
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+
+#include "../render/shader_program.hpp"
+#include "../render/shader_sources.hpp"
+#include "../render/texture.hpp"
+#include "colormap.hpp"
+#include "encoding_sampling.hpp"
+
+namespace plot {
+namespace detail {
+namespace {
+
+struct KeyResources {
+  render::Texture texture;
+  std::vector<float> uploaded;  // encoding rows: last uploaded parameters
+  unsigned long long version = 0;
+  bool has_data = false;
+};
+
+// Where the current ImGui draw data puts things in the framebuffer.
+struct FramebufferMapping {
+  ImVec2 display_pos;
+  ImVec2 display_size;
+  ImVec2 scale;
+  float width = 0, height = 0;
+};
+
+class HeatmapRenderer {
+ public:
+  void queue_encoding(ImDrawList* draw, EncodingDrawCall call);
+  void queue_values(ImDrawList* draw, ValueDrawCall call);
+  bool update_values(ImGuiID key, std::span<const float> values, int rows, int columns, unsigned long long version,
+                     std::string& error);
+  void draw_encoding(const EncodingDrawCall& call, const ImVec4& clip);
+  void draw_values(const ValueDrawCall& call, const ImVec4& clip);
+  const std::string& error() const { return error_; }
+
+ private:
+  bool ensure_programs();
+  void start_frame_if_new();
+  // Sets scissor and returns the visible framebuffer rectangle (x0, y0, x1, y1 with
+  // y down) or nothing when the heatmap is clipped away.
+  std::optional<ImVec4> prepare(const ImVec2& quad_min, const ImVec2& quad_max, const ImVec4& clip,
+                                FramebufferMapping& fb);
+  void set_colormap(const render::ShaderProgram& program, Colormap c, float vmin, float vmax);
+  void draw_quad(const render::ShaderProgram& program, const FramebufferMapping& fb, ImVec2 quad_min,
+                 ImVec2 quad_max);
+
+  std::optional<render::ShaderProgram> encoding_program_, values_program_;
+  GLuint vao_ = 0;
+  bool programs_failed_ = false;
+  std::string error_;
+  std::unordered_map<ImGuiID, KeyResources> resources_;
+  // Draw calls of the frame being built/rendered; deque keeps their addresses stable.
+  std::deque<EncodingDrawCall> encoding_calls_;
+  std::deque<ValueDrawCall> value_calls_;
+  int frame_ = -1;
+};
+
+// Never destroyed: GL objects must not be deleted after the context is gone, and the
+// process exit frees them anyway.
+HeatmapRenderer& renderer() {
+  static auto* instance = new HeatmapRenderer();
+  return *instance;
+}
+
+void encoding_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  renderer().draw_encoding(*static_cast<const EncodingDrawCall*>(cmd->UserCallbackData), cmd->ClipRect);
+}
+
+void values_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  renderer().draw_values(*static_cast<const ValueDrawCall*>(cmd->UserCallbackData), cmd->ClipRect);
+}
+
+void HeatmapRenderer::start_frame_if_new() {
+  const int frame = ImGui::GetFrameCount();
+  if (frame == frame_) return;
+  // The previous frame has been rendered by now (NewFrame comes after Render).
+  encoding_calls_.clear();
+  value_calls_.clear();
+  frame_ = frame;
+}
+
+void HeatmapRenderer::queue_encoding(ImDrawList* draw, EncodingDrawCall call) {
+  start_frame_if_new();
+  encoding_calls_.push_back(std::move(call));
+  draw->AddCallback(encoding_callback, &encoding_calls_.back());
+  draw->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+void HeatmapRenderer::queue_values(ImDrawList* draw, ValueDrawCall call) {
+  start_frame_if_new();
+  value_calls_.push_back(std::move(call));
+  draw->AddCallback(values_callback, &value_calls_.back());
+  draw->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+bool HeatmapRenderer::ensure_programs() {
+  if (programs_failed_) return false;
+  if (encoding_program_ && values_program_) return true;
+  try {
+    const auto vertex = render::shader_source("heatmap.vert.glsl");
+    encoding_program_.emplace(vertex, render::shader_source("heatmap_encoding.frag.glsl"), "heatmap.vert.glsl",
+                              "heatmap_encoding.frag.glsl");
+    values_program_.emplace(vertex, render::shader_source("heatmap_values.frag.glsl"), "heatmap.vert.glsl",
+                            "heatmap_values.frag.glsl");
+    glGenVertexArrays(1, &vao_);
+  } catch (const std::exception& e) {
+    // Inside a render callback: report once and draw nothing rather than unwind
+    // through the ImGui backend.
+    programs_failed_ = true;
+    error_ = e.what();
+    std::fprintf(stderr, "pe-viz: heatmap shaders unavailable: %s\n", error_.c_str());
+    return false;
+  }
+  return true;
+}
+
+std::optional<ImVec4> HeatmapRenderer::prepare(const ImVec2& quad_min, const ImVec2& quad_max, const ImVec4& clip,
+                                               FramebufferMapping& fb) {
+  const ImDrawData* data = ImGui::GetDrawData();
+  if (data == nullptr || !ensure_programs()) return std::nullopt;
+  fb.display_pos = data->DisplayPos;
+  fb.display_size = data->DisplaySize;
+  fb.scale = data->FramebufferScale;
+  fb.width = data->DisplaySize.x * fb.scale.x;
+  fb.height = data->DisplaySize.y * fb.scale.y;
+  // Same projection of the clip rectangle as the backend's, so edges match ImGui's.
+  const float x0 = std::max({(clip.x - fb.display_pos.x) * fb.scale.x, (quad_min.x - fb.display_pos.x) * fb.scale.x, 0.0f});
+  const float y0 = std::max({(clip.y - fb.display_pos.y) * fb.scale.y, (quad_min.y - fb.display_pos.y) * fb.scale.y, 0.0f});
+  const float x1 = std::min({(clip.z - fb.display_pos.x) * fb.scale.x, (quad_max.x - fb.display_pos.x) * fb.scale.x, fb.width});
+  const float y1 = std::min({(clip.w - fb.display_pos.y) * fb.scale.y, (quad_max.y - fb.display_pos.y) * fb.scale.y, fb.height});
+  if (x1 <= x0 || y1 <= y0) return std::nullopt;
+  const ImVec4 cx((clip.x - fb.display_pos.x) * fb.scale.x, (clip.y - fb.display_pos.y) * fb.scale.y,
+                  (clip.z - fb.display_pos.x) * fb.scale.x, (clip.w - fb.display_pos.y) * fb.scale.y);
+  glScissor(static_cast<int>(cx.x), static_cast<int>(fb.height - cx.w), static_cast<int>(cx.z - cx.x),
+            static_cast<int>(cx.w - cx.y));
+  return ImVec4(x0, y0, x1, y1);
+}
+
+void HeatmapRenderer::set_colormap(const render::ShaderProgram& program, Colormap c, float vmin, float vmax) {
+  const auto table = colormap_table(c);
+  glUniform3fv(program.uniform("u_colormap"), static_cast<GLsizei>(table.size()), table.data()->data());
+  glUniform1i(program.uniform("u_colormap_size"), static_cast<GLint>(table.size()));
+  glUniform1f(program.uniform("u_vmin"), vmin);
+  glUniform1f(program.uniform("u_vmax"), vmax);
+}
+
+void HeatmapRenderer::draw_quad(const render::ShaderProgram& program, const FramebufferMapping& fb, ImVec2 quad_min,
+                                ImVec2 quad_max) {
+  // Display coordinates -> NDC exactly as the backend's orthographic projection.
+  auto ndc_x = [&](float x) { return 2.0f * (x - fb.display_pos.x) / fb.display_size.x - 1.0f; };
+  auto ndc_y = [&](float y) { return 1.0f - 2.0f * (y - fb.display_pos.y) / fb.display_size.y; };
+  glUniform4f(program.uniform("u_rect_ndc"), ndc_x(quad_min.x), ndc_y(quad_max.y), ndc_x(quad_max.x),
+              ndc_y(quad_min.y));
+  glBindVertexArray(vao_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glBindVertexArray(0);
+  // The backend binds each command's texture on unit 0 and assumes unit 0 is active.
+  glActiveTexture(GL_TEXTURE0);
+}
+
+void HeatmapRenderer::draw_encoding(const EncodingDrawCall& call, const ImVec4& clip) {
+  FramebufferMapping fb;
+  const auto visible = prepare(call.quad_min, call.quad_max, clip, fb);
+  if (!visible || call.rows <= 0) return;
+  const PlotTransform& t = call.transform;
+  // Position at framebuffer x (continuous, left edge 0): u0 + dx · x.
+  const double u0 = (fb.display_pos.x - t.ax) / t.bx;
+  const double dx = 1.0 / (fb.scale.x * t.bx);
+  const int column0 = static_cast<int>(std::floor(visible->x));
+  const double center0 = u0 + dx * (column0 + 0.5);
+  EncodingShaderRows rows =
+      encoding_shader_rows(call.function, call.frequencies, call.rows, center0, dx, call.pixel_mean);
+
+  KeyResources& res = resources_[call.key];
+  if (!res.texture.valid()) res.texture = render::Texture(call.rows, 1, render::TextureFormat::RGBA32F);
+  res.texture.resize(call.rows, 1);
+  // Re-upload only when the parameters differ (frequencies, zoom, pan, size changed).
+  if (!res.has_data || res.uploaded != rows.texels) {
+    res.texture.upload(rows.texels);
+    res.uploaded = rows.texels;
+    res.has_data = true;
+  }
+  // Row from framebuffer y (bottom-up): display y = pos.y + size.y − Y/scale.y.
+  const double k = call.rows / (call.y1 - call.y0);
+  const double row_a = ((fb.display_pos.y + fb.display_size.y - t.ay) / t.by - call.y0) * k;
+  const double row_b = -k / (fb.scale.y * t.by);
+
+  const render::ShaderProgram& program = *encoding_program_;
+  program.use();
+  res.texture.bind(0);
+  glUniform1i(program.uniform("u_rows"), 0);
+  glUniform1i(program.uniform("u_row_count"), call.rows);
+  glUniform1f(program.uniform("u_row_a"), static_cast<float>(row_a));
+  glUniform1f(program.uniform("u_row_b"), static_cast<float>(row_b));
+  glUniform1i(program.uniform("u_function"), static_cast<int>(call.function));
+  glUniform1i(program.uniform("u_cell_mode"), rows.cell_mode ? 1 : 0);
+  glUniform1i(program.uniform("u_column0"), column0);
+  glUniform1f(program.uniform("u_cell_offset"), rows.cell_offset);
+  glUniform1f(program.uniform("u_cell_dx"), static_cast<float>(dx));
+  set_colormap(program, call.colormap, call.vmin, call.vmax);
+  draw_quad(program, fb, call.quad_min, call.quad_max);
+}
+
+void HeatmapRenderer::draw_values(const ValueDrawCall& call, const ImVec4& clip) {
+  FramebufferMapping fb;
+  const auto visible = prepare(call.quad_min, call.quad_max, clip, fb);
+  if (!visible) return;
+  auto it = resources_.find(call.key);
+  if (it == resources_.end() || !it->second.has_data) return;
+  const PlotTransform& t = call.transform;
+  const double u0 = (fb.display_pos.x - t.ax) / t.bx, dx = 1.0 / (fb.scale.x * t.bx);
+  const double kc = call.columns / (call.x1 - call.x0);
+  // Columns are sampled at pixel centres: column = (u0 + dx · X − x0) · kc at X = centre.
+  const double column_a = (u0 - call.x0) * kc, column_b = dx * kc;
+  const double v0 = (fb.display_pos.y + fb.display_size.y - t.ay) / t.by, dv = -1.0 / (fb.scale.y * t.by);
+  const double kr = call.rows / (call.y1 - call.y0);
+  const double row_a = call.y_down ? (call.y1 - v0) * kr : (v0 - call.y0) * kr;
+  const double row_b = call.y_down ? -dv * kr : dv * kr;
+
+  const render::ShaderProgram& program = *values_program_;
+  program.use();
+  it->second.texture.bind(0);
+  glUniform1i(program.uniform("u_values"), 0);
+  glUniform2i(program.uniform("u_size"), call.columns, call.rows);
+  glUniform1f(program.uniform("u_column_a"), static_cast<float>(column_a));
+  glUniform1f(program.uniform("u_column_b"), static_cast<float>(column_b));
+  glUniform1f(program.uniform("u_row_a"), static_cast<float>(row_a));
+  glUniform1f(program.uniform("u_row_b"), static_cast<float>(row_b));
+  set_colormap(program, call.colormap, call.vmin, call.vmax);
+  draw_quad(program, fb, call.quad_min, call.quad_max);
+}
+
+bool HeatmapRenderer::update_values(ImGuiID key, std::span<const float> values, int rows, int columns,
+                                    unsigned long long version, std::string& error) {
+  if (rows <= 0 || columns <= 0 || values.size() < static_cast<size_t>(rows) * columns) {
+    error = "heatmap values: need rows x columns values";
+    return false;
+  }
+  const int limit = render::max_texture_size();
+  if (rows > limit || columns > limit) {
+    error = "heatmap " + std::to_string(columns) + "x" + std::to_string(rows) + " exceeds GL_MAX_TEXTURE_SIZE " +
+            std::to_string(limit);
+    return false;
+  }
+  KeyResources& res = resources_[key];
+  const bool resized = !res.texture.valid() || res.texture.width() != columns || res.texture.height() != rows;
+  if (!res.has_data || resized || res.version != version) {
+    if (!res.texture.valid()) res.texture = render::Texture(columns, rows, render::TextureFormat::R32F);
+    res.texture.resize(columns, rows);
+    res.texture.upload(values.first(static_cast<size_t>(rows) * columns));
+    res.version = version;
+    res.has_data = true;
+  }
+  return true;
+}
+
+}  // namespace
+
+void queue_encoding_draw(ImDrawList* draw, EncodingDrawCall call) { renderer().queue_encoding(draw, std::move(call)); }
+void queue_value_draw(ImDrawList* draw, ValueDrawCall call) { renderer().queue_values(draw, std::move(call)); }
+bool update_value_texture(ImGuiID key, std::span<const float> values, int rows, int columns,
+                          unsigned long long version, std::string& error) {
+  return renderer().update_values(key, values, rows, columns, version, error);
+}
+
+}  // namespace detail
+
+std::string heatmap_gpu_error() { return detail::renderer().error(); }
+
+}  // namespace plot

@@ -1,0 +1,149 @@
+#pragma once
+// pe-viz's small immediate-mode plotting layer on Dear ImGui (modelled on ImPlot's API:
+// begin_plot / setup_axes / plot_* / end_plot). Every view draws through it; no view
+// draws axes by hand. Coordinates passed in are plot (data) coordinates.
+//
+// Usage:
+//   if (plot::begin_plot("##sin", size, {.title = "Sinusoidal PE"})) {
+//     plot::setup_axes({.label = "position"}, {.label = "dimension"});
+//     plot::plot_heatmap(spec);
+//     plot::plot_line("dim 0", xs, ys);
+//     plot::end_plot();
+//   }
+//   plot::colorbar("value", -1, 1, plot::Colormap::RdBu, {60, h});
+#include <imgui.h>
+
+#include <functional>
+#include <span>
+#include <string>
+
+namespace plot {
+
+enum class Scale { Linear, Log };
+enum class Colormap { RdBu, Viridis, Cividis };
+const char* to_string(Colormap c);
+// Colormap lookup on the CPU (t in [0,1]); the shader uses the same table (colormap.hpp).
+ImU32 colormap_color(Colormap c, double t);
+
+struct AxisSpec {
+  const char* label = "";
+  Scale scale = Scale::Linear;
+  // Initial / reset range. When auto_fit is true and min >= max the range comes from
+  // the data plotted this frame. User zoom/pan (mouse wheel, drag; double-click resets)
+  // overrides until reset or until `lock` is set.
+  double min = 0.0, max = 0.0;
+  bool auto_fit = true;
+  bool lock = false;  // ignore user zoom/pan on this axis, always use min/max
+  // Format for tick labels and hover values; nullptr picks by magnitude.
+  const char* format = nullptr;
+};
+
+struct PlotOptions {
+  const char* title = nullptr;
+  bool legend = true;
+  bool crosshair = true;
+  bool equal_aspect = false;  // 1 unit in x == 1 unit in y (clock hands)
+};
+
+// Returns false when the plot is clipped away; then do not call end_plot().
+bool begin_plot(const char* id, ImVec2 size, const PlotOptions& options = {});
+void setup_axes(const AxisSpec& x, const AxisSpec& y);
+void end_plot();
+
+// The default color of series k (colour-blind-safe palette).
+ImU32 series_color(int k);
+
+struct LineStyle {
+  ImU32 color = 0;  // 0: next palette color
+  float thickness = 2.0f;  // in points, scaled with the UI/export scale
+  bool dashed = false;
+  bool markers = false;
+  bool in_legend = true;
+};
+
+void plot_line(const char* label, std::span<const double> xs, std::span<const double> ys,
+               const LineStyle& style = {});
+// A line y = f(x) evaluated at one sample per horizontal pixel across the visible x range
+// (log-spaced on a log axis), so zooming shows detail without storing 10^6 points.
+void plot_function(const char* label, const std::function<double(double)>& f,
+                   const LineStyle& style = {});
+// Reference lines across the whole plot with an optional text label at their end.
+void plot_vline(const char* label, double x, const LineStyle& style = {});
+void plot_hline(const char* label, double y, const LineStyle& style = {});
+// Shaded x band [x0, x1] (e.g. YaRN's ramp), drawn under the series.
+void plot_xband(const char* label, double x0, double x1, ImU32 color);
+void plot_text(double x, double y, const char* text, ImU32 color = 0, ImVec2 pixel_offset = {0, 0});
+// Arrow from (x0,y0) to (x1,y1) in plot coordinates (clock hands).
+void plot_arrow(double x0, double y0, double x1, double y1, ImU32 color, float thickness = 3.0f);
+void plot_points(const char* label, std::span<const double> xs, std::span<const double> ys,
+                 const LineStyle& style = {});
+
+// ---- Heatmaps ---------------------------------------------------------------------
+// A heatmap covers [x0, x1] × [y0, y1] in plot coordinates with `columns` × `rows` cells
+// (x runs along columns: position; y along rows: dimension, row 0 at y0).
+
+// Evaluated on the GPU from a frequency list: value(p, r) for position p (continuous x)
+// and row r. The shader averages over each pixel's x span in closed form, so 10^6
+// positions in 1000 pixels show the true mean, not moiré.
+enum class EncodingFunction {
+  RopeCos,     // row r = pair r: cos(p·freq[r])
+  RopeSin,     // row r = pair r: sin(p·freq[r])
+  Sinusoidal,  // row r = dimension r: sin(p·freq[r/2]) for even r, cos for odd r
+};
+struct EncodingHeatmap {
+  EncodingFunction function = EncodingFunction::RopeCos;
+  std::span<const float> frequencies;  // per pair (rad / position)
+  int rows = 0;                        // RopeCos/Sin: pairs; Sinusoidal: dims
+  // Drawn extent in x. Position p is the cell [p - 1/2, p + 1/2], so x0 = -0.5,
+  // x1 = L - 0.5 shows positions 0 .. L-1 as whole cells.
+  double x0 = 0, x1 = 1;
+  // Extent in y; y0 >= y1 (default) means [-0.5, rows - 0.5]: row r centred at y = r.
+  double y0 = 0, y1 = 0;
+  Colormap colormap = Colormap::RdBu;
+  double vmin = -1.0, vmax = 1.0;
+  bool pixel_mean = true;              // false: point-sample (shows the moiré, for teaching)
+};
+// Heatmaps need linear axes (on log axes they show a note instead).
+// Shown per framebuffer pixel covering positions [a, b] (b - a = dx):
+//   dx <= 1: the exact value at the nearest integer position (cells);
+//   dx > 1 : the exact mean over [a, b] (or the point value at the pixel centre when
+//            pixel_mean is false). The hover read-out shows the same numbers in double.
+void plot_encoding_heatmap(const char* label, const EncodingHeatmap& spec);
+
+// Values computed on the CPU (rows × columns, row-major), uploaded to a texture only when
+// `version` changes. Used for attention patterns, ALiBi biases, learned tables.
+struct ValueHeatmap {
+  std::span<const float> values;
+  int rows = 0, columns = 0;
+  double x0 = 0, x1 = 1, y0 = 0, y1 = 1;
+  Colormap colormap = Colormap::Viridis;
+  double vmin = 0.0, vmax = 1.0;
+  unsigned long long version = 0;  // bump when values change
+  bool y_down = false;             // row 0 at the top (matrices)
+};
+void plot_value_heatmap(const char* label, const ValueHeatmap& spec);
+
+// ---- Queries (valid between begin_plot and end_plot) -------------------------------
+bool is_plot_hovered();
+ImVec2 mouse_plot_pos_pixels();
+double mouse_x();  // plot coordinates of the mouse
+double mouse_y();
+double visible_x_min();
+double visible_x_max();
+double visible_y_min();
+double visible_y_max();
+// Adds lines to the hover tooltip (shown at end_plot with the crosshair read-out).
+void hover_text(const char* fmt, ...) IM_FMTARGS(1);
+ImVec2 to_pixels(double x, double y);
+
+// A vertical colour bar with ticks, to the right of a heatmap.
+void colorbar(const char* label, double vmin, double vmax, Colormap c, ImVec2 size);
+
+// Empty, or why the heatmap shaders could not be built (compile/link log).
+std::string heatmap_gpu_error();
+
+// Scale applied to line widths, fonts-independent sizes (UI scale × export scale).
+void set_pixel_scale(float scale);
+float pixel_scale();
+
+}  // namespace plot

@@ -1,0 +1,168 @@
+// plot_encoding_heatmap / plot_value_heatmap: rectangle, auto-fit, GPU draw call and the
+// exact hover read-out.
+#include <algorithm>
+#include <cmath>
+
+#include "colormap.hpp"
+#include "encoding_sampling.hpp"
+#include "heatmap_renderer.hpp"
+#include "plot_state.hpp"
+
+namespace plot {
+namespace detail {
+namespace {
+
+PlotTransform plot_transform(const CurrentPlot& c) {
+  const AxisState& x = c.state->x;
+  const AxisState& y = c.state->y;
+  PlotTransform t;
+  t.bx = c.rect.GetWidth() / (x.max - x.min);
+  t.ax = c.rect.Min.x - x.min * t.bx;
+  t.by = -c.rect.GetHeight() / (y.max - y.min);
+  t.ay = c.rect.Max.y - y.min * t.by;
+  return t;
+}
+
+// The heatmap rectangle in display coordinates, clamped a little outside the plot so
+// extreme zoom does not produce huge floats (the scissor does the exact clipping).
+void quad_rect(const CurrentPlot& c, const PlotTransform& t, double x0, double x1, double y0, double y1, ImVec2& min,
+               ImVec2& max) {
+  const double margin = 4.0;
+  auto cx = [&](double v) { return static_cast<float>(std::clamp(v, c.rect.Min.x - margin, c.rect.Max.x + margin)); };
+  auto cy = [&](double v) { return static_cast<float>(std::clamp(v, c.rect.Min.y - margin, c.rect.Max.y + margin)); };
+  const double px0 = t.ax + t.bx * x0, px1 = t.ax + t.bx * x1;
+  const double py0 = t.ay + t.by * y0, py1 = t.ay + t.by * y1;
+  min = ImVec2(cx(std::min(px0, px1)), cy(std::min(py0, py1)));
+  max = ImVec2(cx(std::max(px0, px1)), cy(std::max(py0, py1)));
+}
+
+bool linear_axes_or_message(CurrentPlot& c) {
+  if (c.x_spec.scale == Scale::Linear && c.y_spec.scale == Scale::Linear) return true;
+  // The shaders map pixels to cells affinely; a log heatmap would be wrong, not slow.
+  c.draw->AddText(ImVec2(c.rect.Min.x + em() * 0.5f, c.rect.Min.y + em() * 0.5f), theme().text,
+                  "heatmaps need linear axes");
+  return false;
+}
+
+const char* theta_symbol() {
+  // DejaVu has θ; ImGui's default font would show '?'.
+  return ImGui::GetFont()->FindGlyphNoFallback(0x3B8) != nullptr ? "\xCE\xB8" : "theta";
+}
+
+void hover_encoding(CurrentPlot& c, const EncodingHeatmap& spec, const PlotTransform& t, double y0, double y1) {
+  if (!c.hovered) return;
+  const double x = (c.mouse.x - t.ax) / t.bx, y = (c.mouse.y - t.ay) / t.by;
+  if (x < std::min(spec.x0, spec.x1) || x > std::max(spec.x0, spec.x1) || y < y0 || y > y1) return;
+  const int row = std::clamp(static_cast<int>(std::floor((y - y0) / (y1 - y0) * spec.rows)), 0, spec.rows - 1);
+  // The framebuffer pixel under the mouse, mapped exactly as the shader maps it.
+  const ImGuiIO& io = ImGui::GetIO();
+  const float scale = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
+  const double origin = ImGui::GetMainViewport()->Pos.x;
+  const double column = std::floor((c.mouse.x - origin) * scale);
+  const double dx = 1.0 / (scale * t.bx);
+  const double center = (origin - t.ax) / t.bx + dx * (column + 0.5);
+  const PixelSample s = encoding_pixel_sample(spec.function, spec.frequencies, row, center, dx, spec.pixel_mean);
+
+  const int k = encoding_frequency_index(spec.function, row);
+  const double theta = k < static_cast<int>(spec.frequencies.size()) ? spec.frequencies[k] : 0.0;
+  const char* fn = encoding_row_is_cos(spec.function, row) ? "cos" : "sin";
+  const char* th = theta_symbol();
+  char line[256];
+  if (s.mean)
+    std::snprintf(line, sizeof line, "positions %s ... %s (pixel mean of ~%s)", format_value(s.a).c_str(),
+                  format_value(s.b).c_str(), format_value(std::round(s.b - s.a)).c_str());
+  else
+    std::snprintf(line, sizeof line, "position %s", format_value(s.position).c_str());
+  c.hover_lines.push_back({line, 0});
+  if (spec.function == EncodingFunction::Sinusoidal)
+    std::snprintf(line, sizeof line, "dim %d (pair %d, %s)   %s = %s rad/position", row, k, fn, th,
+                  format_value(theta).c_str());
+  else
+    std::snprintf(line, sizeof line, "pair %d   %s = %s rad/position", row, th, format_value(theta).c_str());
+  c.hover_lines.push_back({line, 0});
+  std::snprintf(line, sizeof line, "%s%s(p\xC2\xB7%s) = %.6f", s.mean ? "mean " : "", fn, th, s.value);
+  c.hover_lines.push_back({line, colormap_color(spec.colormap, colormap_position(s.value, spec.vmin, spec.vmax))});
+}
+
+void hover_values(CurrentPlot& c, const ValueHeatmap& spec, const PlotTransform& t) {
+  if (!c.hovered) return;
+  const double x = (c.mouse.x - t.ax) / t.bx, y = (c.mouse.y - t.ay) / t.by;
+  const double fx = (x - spec.x0) / (spec.x1 - spec.x0), fy = (y - spec.y0) / (spec.y1 - spec.y0);
+  if (fx < 0 || fx >= 1 || fy < 0 || fy >= 1) return;
+  const int col = std::min(spec.columns - 1, static_cast<int>(fx * spec.columns));
+  const int row_up = std::min(spec.rows - 1, static_cast<int>(fy * spec.rows));
+  const int row = spec.y_down ? spec.rows - 1 - row_up : row_up;
+  const float v = spec.values[static_cast<size_t>(row) * spec.columns + col];
+  char line[160];
+  std::snprintf(line, sizeof line, "row %d, column %d", row, col);
+  c.hover_lines.push_back({line, 0});
+  std::snprintf(line, sizeof line, "value = %s", format_value(v).c_str());
+  c.hover_lines.push_back({line, colormap_color(spec.colormap, colormap_position(v, spec.vmin, spec.vmax))});
+}
+
+}  // namespace
+}  // namespace detail
+
+void plot_encoding_heatmap(const char* label, const EncodingHeatmap& spec) {
+  using namespace detail;
+  ensure_axes();
+  CurrentPlot& c = current();
+  if (spec.rows <= 0 || spec.frequencies.empty() || !(spec.x1 != spec.x0)) return;
+  const double y0 = spec.y0 < spec.y1 ? spec.y0 : -0.5;
+  const double y1 = spec.y0 < spec.y1 ? spec.y1 : spec.rows - 0.5;
+  fit_x(spec.x0, true), fit_x(spec.x1, true), fit_y(y0, true), fit_y(y1, true);
+  if (!linear_axes_or_message(c)) return;
+
+  const PlotTransform t = plot_transform(c);
+  EncodingDrawCall call;
+  call.key = item_id(label);
+  call.function = spec.function;
+  call.frequencies.assign(spec.frequencies.begin(), spec.frequencies.end());
+  call.rows = spec.rows;
+  call.y0 = y0;
+  call.y1 = y1;
+  call.transform = t;
+  call.colormap = spec.colormap;
+  call.vmin = static_cast<float>(spec.vmin);
+  call.vmax = static_cast<float>(spec.vmax);
+  call.pixel_mean = spec.pixel_mean;
+  quad_rect(c, t, std::min(spec.x0, spec.x1), std::max(spec.x0, spec.x1), y0, y1, call.quad_min, call.quad_max);
+  c.draw->PushClipRect(c.rect.Min, c.rect.Max, true);
+  queue_encoding_draw(c.draw, std::move(call));
+  c.draw->PopClipRect();
+  hover_encoding(c, spec, t, y0, y1);
+}
+
+void plot_value_heatmap(const char* label, const ValueHeatmap& spec) {
+  using namespace detail;
+  ensure_axes();
+  CurrentPlot& c = current();
+  if (spec.rows <= 0 || spec.columns <= 0 || spec.x1 == spec.x0 || spec.y1 == spec.y0) return;
+  fit_x(spec.x0, true), fit_x(spec.x1, true), fit_y(spec.y0, true), fit_y(spec.y1, true);
+  if (!linear_axes_or_message(c)) return;
+  const ImGuiID key = item_id(label);
+  std::string error;
+  if (!update_value_texture(key, spec.values, spec.rows, spec.columns, spec.version, error)) {
+    c.draw->AddText(ImVec2(c.rect.Min.x + em() * 0.5f, c.rect.Min.y + em() * 0.5f), theme().text, error.c_str());
+    return;
+  }
+  const PlotTransform t = plot_transform(c);
+  ValueDrawCall call;
+  call.key = key;
+  call.rows = spec.rows;
+  call.columns = spec.columns;
+  call.x0 = spec.x0, call.x1 = spec.x1, call.y0 = spec.y0, call.y1 = spec.y1;
+  call.y_down = spec.y_down;
+  call.transform = t;
+  call.colormap = spec.colormap;
+  call.vmin = static_cast<float>(spec.vmin);
+  call.vmax = static_cast<float>(spec.vmax);
+  quad_rect(c, t, std::min(spec.x0, spec.x1), std::max(spec.x0, spec.x1), std::min(spec.y0, spec.y1),
+            std::max(spec.y0, spec.y1), call.quad_min, call.quad_max);
+  c.draw->PushClipRect(c.rect.Min, c.rect.Max, true);
+  queue_value_draw(c.draw, std::move(call));
+  c.draw->PopClipRect();
+  hover_values(c, spec, t);
+}
+
+}  // namespace plot

@@ -1,0 +1,257 @@
+// Line series, sampled functions, reference lines, bands, text, arrows and points.
+#include <algorithm>
+#include <cmath>
+
+#include "plot_state.hpp"
+#include "text_draw.hpp"
+
+namespace plot {
+namespace detail {
+namespace {
+
+// ImGui's 16-bit indices allow 64k vertices per primitive; an anti-aliased thick line
+// costs ~4 vertices per point, so long polylines go out in chunks.
+constexpr int kMaxPointsPerPolyline = 4000;
+
+struct ClipScope {
+  explicit ClipScope(const CurrentPlot& c) : draw(c.draw) { draw->PushClipRect(c.rect.Min, c.rect.Max, true); }
+  ~ClipScope() { draw->PopClipRect(); }
+  ImDrawList* draw;
+};
+
+void emit_polyline(ImDrawList* d, const std::vector<ImVec2>& pts, ImU32 color, float thickness, bool dashed) {
+  if (pts.size() < 2) return;
+  if (!dashed) {
+    for (size_t start = 0; start + 1 < pts.size(); start += kMaxPointsPerPolyline - 1) {
+      const int count = static_cast<int>(std::min<size_t>(kMaxPointsPerPolyline, pts.size() - start));
+      d->AddPolyline(pts.data() + start, count, color, ImDrawFlags_None, thickness);
+    }
+    return;
+  }
+  // Dashes measured along the path so they stay even across segments.
+  const float on = thickness * 4.0f, off = thickness * 2.5f;
+  float phase = 0.0f;
+  for (size_t i = 0; i + 1 < pts.size(); ++i) {
+    const ImVec2 a = pts[i], b = pts[i + 1];
+    const float len = std::hypot(b.x - a.x, b.y - a.y);
+    if (len <= 0.0f) continue;
+    float s = 0.0f;
+    while (s < len) {
+      const float period_pos = std::fmod(phase + s, on + off);
+      const bool drawing = period_pos < on;
+      const float run = std::min(len - s, drawing ? on - period_pos : on + off - period_pos);
+      if (drawing) {
+        const float t0 = s / len, t1 = (s + run) / len;
+        d->AddLine(ImVec2(a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0),
+                   ImVec2(a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1), color, thickness);
+      }
+      s += run;
+    }
+    phase += len;
+  }
+}
+
+// Splits at NaN/inf so gaps in the data stay gaps.
+void draw_path(const CurrentPlot& c, std::span<const double> xs, std::span<const double> ys, ImU32 color,
+               const LineStyle& style) {
+  const size_t n = std::min(xs.size(), ys.size());
+  std::vector<ImVec2> pts;
+  pts.reserve(std::min<size_t>(n, 1 << 16));
+  const float thickness = stroke(style.thickness);
+  for (size_t i = 0; i < n; ++i) {
+    const bool bad = !std::isfinite(xs[i]) || !std::isfinite(ys[i]) ||
+                     (c.x_spec.scale == Scale::Log && xs[i] <= 0) || (c.y_spec.scale == Scale::Log && ys[i] <= 0);
+    if (bad) {
+      emit_polyline(c.draw, pts, color, thickness, style.dashed);
+      pts.clear();
+      continue;
+    }
+    const ImVec2 p(x_to_px(xs[i]), y_to_px(ys[i]));
+    // Several points on one pixel column add nothing but vertices: keep the extremes.
+    if (pts.size() >= 2 && std::abs(pts.back().x - p.x) < 0.25f && std::abs(pts[pts.size() - 2].x - p.x) < 0.25f) {
+      ImVec2& last = pts.back();
+      const ImVec2 prev = pts[pts.size() - 2];
+      const float lo = std::min(prev.y, last.y), hi = std::max(prev.y, last.y);
+      if (p.y >= lo && p.y <= hi) continue;
+    }
+    pts.push_back(p);
+  }
+  emit_polyline(c.draw, pts, color, thickness, style.dashed);
+}
+
+void draw_markers(const CurrentPlot& c, std::span<const double> xs, std::span<const double> ys, ImU32 color,
+                  float radius) {
+  const size_t n = std::min(xs.size(), ys.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(xs[i]) || !std::isfinite(ys[i])) continue;
+    const ImVec2 p(x_to_px(xs[i]), y_to_px(ys[i]));
+    if (!c.rect.Contains(p)) continue;
+    c.draw->AddCircleFilled(p, radius, color, 12);
+  }
+}
+
+// The series' value at the mouse's x for the tooltip: the nearest sample in x.
+void hover_series_value(CurrentPlot& c, const char* label, std::span<const double> xs, std::span<const double> ys,
+                        ImU32 color) {
+  if (!c.hovered || xs.empty()) return;
+  const std::string name = display_label(label);
+  if (name.empty()) return;
+  const size_t n = std::min(xs.size(), ys.size());
+  size_t best = n;
+  float best_d = em() * 2.0f;  // only when the mouse is near the sample in x
+  for (size_t i = 0; i < n; ++i) {
+    const float d = std::abs(x_to_px(xs[i]) - c.mouse.x);
+    if (d < best_d) best_d = d, best = i;
+  }
+  if (best == n) return;
+  c.hover_lines.push_back({name + ": " + format_value(ys[best]) + "  (at " + format_value(xs[best]) + ")", color});
+}
+
+}  // namespace
+}  // namespace detail
+
+void plot_line(const char* label, std::span<const double> xs, std::span<const double> ys, const LineStyle& style) {
+  using namespace detail;
+  ensure_axes();
+  CurrentPlot& c = current();
+  const ImU32 color = resolve_color(style.color);
+  const size_t n = std::min(xs.size(), ys.size());
+  for (size_t i = 0; i < n; ++i) {
+    fit_x(xs[i]);
+    fit_y(ys[i]);
+  }
+  {
+    ClipScope clip(c);
+    draw_path(c, xs, ys, color, style);
+    if (style.markers) draw_markers(c, xs, ys, color, stroke(style.thickness) * 1.6f);
+  }
+  if (style.in_legend) add_legend_entry(label, color, true);
+  hover_series_value(c, label, xs, ys, color);
+}
+
+void plot_points(const char* label, std::span<const double> xs, std::span<const double> ys, const LineStyle& style) {
+  using namespace detail;
+  ensure_axes();
+  CurrentPlot& c = current();
+  const ImU32 color = resolve_color(style.color);
+  const size_t n = std::min(xs.size(), ys.size());
+  for (size_t i = 0; i < n; ++i) {
+    fit_x(xs[i]);
+    fit_y(ys[i]);
+  }
+  {
+    ClipScope clip(c);
+    draw_markers(c, xs, ys, color, stroke(style.thickness) * 1.8f);
+  }
+  if (style.in_legend) add_legend_entry(label, color, false);
+  hover_series_value(c, label, xs, ys, color);
+}
+
+void plot_function(const char* label, const std::function<double(double)>& f, const LineStyle& style) {
+  using namespace detail;
+  ensure_axes();
+  CurrentPlot& c = current();
+  const ImU32 color = resolve_color(style.color);
+  // One sample per horizontal pixel (of the framebuffer, so exports stay smooth).
+  const float fb_scale = std::max(1.0f, ImGui::GetIO().DisplayFramebufferScale.x);
+  const int n = std::max(2, static_cast<int>(c.rect.GetWidth() * fb_scale) + 1);
+  std::vector<double> xs(n), ys(n);
+  for (int i = 0; i < n; ++i) {
+    const float px = c.rect.Min.x + c.rect.GetWidth() * static_cast<float>(i) / static_cast<float>(n - 1);
+    xs[i] = px_to_x(px);
+    ys[i] = f(xs[i]);
+    fit_y(ys[i]);
+  }
+  {
+    ClipScope clip(c);
+    draw_path(c, xs, ys, color, style);
+  }
+  if (style.in_legend) add_legend_entry(label, color, true);
+  if (c.hovered) {
+    const std::string name = display_label(label);
+    const double x = px_to_x(c.mouse.x);
+    if (!name.empty()) c.hover_lines.push_back({name + ": " + format_value(f(x)), color});
+  }
+}
+
+void plot_vline(const char* label, double x, const LineStyle& style) {
+  using namespace detail;
+  ensure_axes();
+  CurrentPlot& c = current();
+  const ImU32 color = style.color != 0 ? style.color : theme().text_dim;
+  const float px = x_to_px(x);
+  if (px < c.rect.Min.x - 1.0f || px > c.rect.Max.x + 1.0f) return;
+  ClipScope clip(c);
+  emit_polyline(c.draw, {ImVec2(px, c.rect.Min.y), ImVec2(px, c.rect.Max.y)}, color, stroke(style.thickness),
+                style.dashed);
+  const std::string text = display_label(label);
+  if (!text.empty()) {
+    const ImVec2 size = text_size(text);
+    // Label at the top, beside the line, flipped to the left near the right edge.
+    float tx = px + em() * 0.3f;
+    if (tx + size.x > c.rect.Max.x) tx = px - em() * 0.3f - size.x;
+    c.draw->AddText(ImVec2(tx, c.rect.Min.y + em() * 0.3f), color, text.c_str());
+  }
+}
+
+void plot_hline(const char* label, double y, const LineStyle& style) {
+  using namespace detail;
+  ensure_axes();
+  CurrentPlot& c = current();
+  const ImU32 color = style.color != 0 ? style.color : theme().text_dim;
+  const float py = y_to_px(y);
+  if (py < c.rect.Min.y - 1.0f || py > c.rect.Max.y + 1.0f) return;
+  ClipScope clip(c);
+  emit_polyline(c.draw, {ImVec2(c.rect.Min.x, py), ImVec2(c.rect.Max.x, py)}, color, stroke(style.thickness),
+                style.dashed);
+  const std::string text = display_label(label);
+  if (!text.empty()) {
+    const ImVec2 size = text_size(text);
+    float ty = py - size.y - em() * 0.15f;
+    if (ty < c.rect.Min.y) ty = py + em() * 0.15f;
+    c.draw->AddText(ImVec2(c.rect.Min.x + em() * 0.4f, ty), color, text.c_str());
+  }
+}
+
+void plot_xband(const char* label, double x0, double x1, ImU32 color) {
+  using namespace detail;
+  ensure_axes();
+  CurrentPlot& c = current();
+  float a = x_to_px(std::min(x0, x1)), b = x_to_px(std::max(x0, x1));
+  a = std::max(a, c.rect.Min.x);
+  b = std::min(b, c.rect.Max.x);
+  if (b > a) c.draw->AddRectFilled(ImVec2(a, c.rect.Min.y), ImVec2(b, c.rect.Max.y), color);
+  add_legend_entry(label, color, false);
+}
+
+void plot_text(double x, double y, const char* text, ImU32 color, ImVec2 pixel_offset) {
+  using namespace detail;
+  ensure_axes();
+  CurrentPlot& c = current();
+  if (color == 0) color = theme().text;
+  const float s = pixel_scale();
+  const ImVec2 p(x_to_px(x) + pixel_offset.x * s, y_to_px(y) + pixel_offset.y * s);
+  ClipScope clip(c);
+  c.draw->AddText(p, color, text);
+}
+
+void plot_arrow(double x0, double y0, double x1, double y1, ImU32 color, float thickness) {
+  using namespace detail;
+  ensure_axes();
+  CurrentPlot& c = current();
+  fit_x(x0), fit_x(x1), fit_y(y0), fit_y(y1);
+  const ImVec2 a(x_to_px(x0), y_to_px(y0)), b(x_to_px(x1), y_to_px(y1));
+  const float w = stroke(thickness);
+  const float len = std::hypot(b.x - a.x, b.y - a.y);
+  if (len < 0.5f) return;
+  const ImVec2 dir((b.x - a.x) / len, (b.y - a.y) / len), normal(-dir.y, dir.x);
+  // Head size follows the stroke but never exceeds half the arrow.
+  const float head = std::min(w * 4.0f, len * 0.5f), half_width = head * 0.55f;
+  const ImVec2 base(b.x - dir.x * head, b.y - dir.y * head);
+  ClipScope clip(c);
+  c.draw->AddLine(a, ImVec2(base.x + dir.x * 0.5f, base.y + dir.y * 0.5f), color, w);
+  c.draw->AddTriangleFilled(b, ImVec2(base.x + normal.x * half_width, base.y + normal.y * half_width),
+                            ImVec2(base.x - normal.x * half_width, base.y - normal.y * half_width), color);
+}
+
+}  // namespace plot
