@@ -202,19 +202,25 @@ void PhasorRows::next_block_interleaved(long long count, float* out, long long s
   }
 }
 
-RopeTables rope_tables(const Eigen::ArrayXd& inv_freq, long long length, long long first_position) {
+void rope_tables_into(RopeTables& out, const Eigen::ArrayXd& inv_freq, long long length, long long first_position) {
   require_frequencies("inv_freq", inv_freq);
   require_length("length", length);
   require_in_range("first_position", first_position, -kMaxLength, kMaxLength - (length - 1));
   const Eigen::Index n = inv_freq.size();
   check_table_budget("RoPE cos+sin tables", length, n, 2 * sizeof(float));
 
-  RopeTables t{TableF(length, n), TableF(length, n)};
+  out.cos.resize(length, n);  // no-op when the shape is unchanged
+  out.sin.resize(length, n);
   PhasorRows rows(inv_freq, first_position);
   for (long long r = 0; r < length; r += PhasorRows::kBlock) {
     const long long count = std::min(PhasorRows::kBlock, length - r);
-    rows.next_block(count, t.cos.data() + r * n, t.sin.data() + r * n, n);
+    rows.next_block(count, out.cos.data() + r * n, out.sin.data() + r * n, n);
   }
+}
+
+RopeTables rope_tables(const Eigen::ArrayXd& inv_freq, long long length, long long first_position) {
+  RopeTables t;
+  rope_tables_into(t, inv_freq, length, first_position);
   return t;
 }
 

@@ -38,17 +38,22 @@ double sinusoidal_value(long long position, long long column, long long dim, dou
   return column % 2 == 0 ? std::sin(angle) : std::cos(angle);
 }
 
-TableF sinusoidal_table(long long length, long long dim, double theta, long long first_position) {
+void sinusoidal_table_into(TableF& out, long long length, long long dim, double theta, long long first_position) {
   const Eigen::ArrayXd freqs = sinusoidal_frequencies(dim, theta);
   require_positions(first_position, length);
   check_table_budget("sinusoidal table", length, dim, sizeof(float));
 
-  TableF table(length, dim);
+  out.resize(length, dim);  // no-op when the shape is unchanged
   PhasorRows rows(freqs, first_position);
   for (long long r = 0; r < length; r += PhasorRows::kBlock) {
     const long long count = std::min(PhasorRows::kBlock, length - r);
-    rows.next_block_interleaved(count, table.data() + r * dim, dim, dim);
+    rows.next_block_interleaved(count, out.data() + r * dim, dim, dim);
   }
+}
+
+TableF sinusoidal_table(long long length, long long dim, double theta, long long first_position) {
+  TableF table;
+  sinusoidal_table_into(table, length, dim, theta, first_position);
   return table;
 }
 

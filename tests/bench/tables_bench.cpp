@@ -29,6 +29,33 @@ void BM_RopeTables(benchmark::State& state) {
   set_counters(state, length * dim, length * dim * 4);
 }
 
+// Recomputing into the same tables (what a view does on a slider change): no page faults.
+void BM_RopeTablesReuse(benchmark::State& state) {
+  const long long length = state.range(0), dim = state.range(1);
+  const Eigen::ArrayXd inv_freq = pe::inverse_frequencies(dim, 10000.0);
+  pe::RopeTables t;
+  pe::rope_tables_into(t, inv_freq, length);
+  for (auto _ : state) {
+    pe::rope_tables_into(t, inv_freq, length);
+    benchmark::DoNotOptimize(t.cos.data());
+    benchmark::DoNotOptimize(t.sin.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, length * dim, length * dim * 4);
+}
+
+void BM_SinusoidalTableReuse(benchmark::State& state) {
+  const long long length = state.range(0), dim = state.range(1);
+  pe::TableF t;
+  pe::sinusoidal_table_into(t, length, dim);
+  for (auto _ : state) {
+    pe::sinusoidal_table_into(t, length, dim);
+    benchmark::DoNotOptimize(t.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, length * dim, length * dim * 4);
+}
+
 void BM_SinusoidalTable(benchmark::State& state) {
   const long long length = state.range(0), dim = state.range(1);
   for (auto _ : state) {
@@ -83,7 +110,9 @@ void BM_RelativeScoreCurve(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_RopeTables)->Args({8192, 128})->Args({131072, 128})->Args({1048576, 128})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RopeTablesReuse)->Args({8192, 128})->Args({131072, 128})->Args({1048576, 128})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MemsetWarm)->Args({8192, 128})->Args({131072, 128})->Args({1048576, 128})->Args({8192, 512})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MemsetFresh)->Args({8192, 128})->Args({131072, 128})->Args({1048576, 128})->Args({8192, 512})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SinusoidalTable)->Args({8192, 512})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SinusoidalTableReuse)->Args({8192, 512})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RelativeScoreCurve)->Args({131072, 128})->Unit(benchmark::kMillisecond);

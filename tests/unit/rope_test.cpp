@@ -308,3 +308,21 @@ TEST(RopeTables, RefusesOneBillionPositions) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(RopeTables, IntoReusesStorageAndMatches) {
+  const Eigen::ArrayXd f = pe::inverse_frequencies(32);
+  pe::RopeTables t;
+  pe::rope_tables_into(t, f, 300, 5);
+  const float* storage = t.cos.data();
+  pe::rope_tables_into(t, f, 300, 1000);  // same shape: same storage, new values
+  EXPECT_EQ(t.cos.data(), storage);
+  const pe::RopeTables fresh = pe::rope_tables(f, 300, 1000);
+  EXPECT_TRUE((t.cos == fresh.cos).all());
+  EXPECT_TRUE((t.sin == fresh.sin).all());
+  EXPECT_THROW(pe::rope_tables_into(t, f, 0), pe::InvalidArgument);
+  EXPECT_EQ(t.cos.rows(), 300);  // untouched by the refused call
+}
+
+}  // namespace

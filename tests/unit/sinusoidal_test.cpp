@@ -81,3 +81,14 @@ TEST(Sinusoidal, RefusesOneBillionPositions) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Sinusoidal, IntoMatchesFreshTable) {
+  pe::TableF t;
+  pe::sinusoidal_table_into(t, 100, 9);
+  pe::sinusoidal_table_into(t, 100, 9, 10000.0, 77);
+  EXPECT_TRUE((t == pe::sinusoidal_table(100, 9, 10000.0, 77)).all());
+}
+
+}  // namespace

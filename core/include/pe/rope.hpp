@@ -91,6 +91,11 @@ struct RopeTables {
 // cos/sin of p·θ_i for p = first_position ... first_position+length-1 (float32 output,
 // computed accurate to < 1e-6 absolute against double). Refused over the memory budget.
 RopeTables rope_tables(const Eigen::ArrayXd& inv_freq, long long length, long long first_position = 0);
+// Same, into `out`, reusing its storage when the shape is unchanged: a view recomputing on
+// every slider change then skips fresh allocation, whose page faults cost more than the
+// computation itself. On error `out` is left untouched.
+void rope_tables_into(RopeTables& out, const Eigen::ArrayXd& inv_freq, long long length,
+                      long long first_position = 0);
 
 // Rotates x (size dim >= 2·inv_freq.size()) to `position`.
 Eigen::VectorXd apply_rope(const Eigen::Ref<const Eigen::VectorXd>& x, double position,

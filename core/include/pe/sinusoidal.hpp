@@ -15,5 +15,8 @@ double sinusoidal_value(long long position, long long column, long long dim, dou
 // length × dim table for positions first_position ... first_position+length-1 (float32).
 TableF sinusoidal_table(long long length, long long dim, double theta = 10000.0,
                         long long first_position = 0);
+// Same, into `out`, reusing its storage when the shape is unchanged (see rope_tables_into).
+void sinusoidal_table_into(TableF& out, long long length, long long dim, double theta = 10000.0,
+                           long long first_position = 0);
 
 }  // namespace pe
