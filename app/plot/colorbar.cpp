@@ -12,24 +12,31 @@ void colorbar(const char* label, double vmin, double vmax, Colormap c, ImVec2 si
   ImGuiWindow* window = ImGui::GetCurrentWindow();
   if (window->SkipItems) return;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (size.x <= 0.0f) size.x = em() * 5.0f;
   if (size.y <= 0.0f) size.y = std::max(avail.y + size.y, em() * 6.0f);
   const ImVec2 pos = window->DC.CursorPos;
-  const ImRect frame(pos, ImVec2(pos.x + size.x, pos.y + size.y));
-  const ImGuiID id = window->GetID(label);
-  ImGui::ItemSize(frame);
-  if (!ImGui::ItemAdd(frame, id)) return;
 
   // Line up with the plot beside it (same rows on screen) so the gradient spans exactly
   // the heatmap's height.
   const ImRect& plot_rect = last_plot_rect();
-  float top = frame.Min.y + em() * 0.5f, bottom = frame.Max.y - em() * 0.5f;
-  if (plot_rect.GetWidth() > 0 && plot_rect.Min.y >= frame.Min.y - 1.0f && plot_rect.Max.y <= frame.Max.y + 1.0f) {
+  float top = pos.y + em() * 0.5f, bottom = pos.y + size.y - em() * 0.5f;
+  if (plot_rect.GetWidth() > 0 && plot_rect.Min.y >= pos.y - 1.0f && plot_rect.Max.y <= pos.y + size.y + 1.0f) {
     top = plot_rect.Min.y;
     bottom = plot_rect.Max.y;
   }
-  if (bottom <= top) return;
-  const float bar_w = std::min(em() * 1.1f, size.x * 0.35f);
+  const int max_labels = std::max(2, static_cast<int>((bottom - top) / (em() * 2.2f)));
+  const auto ticks = linear_ticks(std::min(vmin, vmax), std::max(vmin, vmax), max_labels);
+  const std::string text = display_label(label);
+  const float tick = em() * 0.3f;
+  float labels_w = 0.0f;
+  for (const auto& tk : ticks) labels_w = std::max(labels_w, tick_label_size(tk).x);
+  const float bar_w = size.x > 0.0f ? std::min(em() * 1.1f, size.x * 0.35f) : em() * 1.1f;
+  if (size.x <= 0.0f)
+    size.x = em() * 0.3f + bar_w + tick + em() * 0.25f + labels_w + (text.empty() ? em() * 0.5f : em() * 1.9f);
+
+  const ImRect frame(pos, ImVec2(pos.x + size.x, pos.y + size.y));
+  const ImGuiID id = window->GetID(label);
+  ImGui::ItemSize(frame);
+  if (!ImGui::ItemAdd(frame, id) || bottom <= top) return;
   const ImRect bar(ImVec2(frame.Min.x + em() * 0.3f, top), ImVec2(frame.Min.x + em() * 0.3f + bar_w, bottom));
   ImDrawList* d = window->DrawList;
   const Theme t = theme();
@@ -47,9 +54,6 @@ void colorbar(const char* label, double vmin, double vmax, Colormap c, ImVec2 si
   const float w = stroke(1.0f);
   d->AddRect(bar.Min, bar.Max, t.border, 0.0f, 0, w);
 
-  const int max_labels = std::max(2, static_cast<int>(bar.GetHeight() / (em() * 2.2f)));
-  const auto ticks = linear_ticks(std::min(vmin, vmax), std::max(vmin, vmax), max_labels);
-  const float tick = em() * 0.3f;
   float label_right = bar.Max.x;
   for (const auto& tk : ticks) {
     const double f = colormap_position(tk.value, vmin, vmax);
@@ -60,7 +64,6 @@ void colorbar(const char* label, double vmin, double vmax, Colormap c, ImVec2 si
     draw_tick_label(d, ImVec2(bar.Max.x + tick + em() * 0.25f, ly), tk, t.text_dim);
     label_right = std::max(label_right, bar.Max.x + tick + em() * 0.25f + ts.x);
   }
-  const std::string text = display_label(label);
   if (!text.empty())
     draw_vertical_text(d, ImVec2(std::min(label_right + em() * 0.9f, frame.Max.x - em() * 0.5f), bar.GetCenter().y),
                        text, t.text);

@@ -45,9 +45,9 @@ double encoding_mean(EncodingFunction f, std::span<const float> frequencies, int
 PixelSample encoding_pixel_sample(EncodingFunction f, std::span<const float> frequencies, int row, double center,
                                   double dx, bool pixel_mean) {
   PixelSample s;
-  s.a = center - 0.5 * dx;
-  s.b = center + 0.5 * dx;
-  if (dx <= 1.0) {
+  s.a = center - 0.5 * std::abs(dx);
+  s.b = center + 0.5 * std::abs(dx);
+  if (std::abs(dx) <= 1.0) {  // dx < 0 on an inverted x axis
     s.cell = true;
     s.position = std::floor(center + 0.5);
     s.value = encoding_value(f, frequencies, row, s.position);
@@ -70,7 +70,7 @@ EncodingShaderRows encoding_shader_rows(EncodingFunction f, std::span<const floa
   // same way. The shader adds n·step for a column (or cell) index n < 2^14, with the step
   // split so that n·hi is exact and n·lo is tiny: the error stays ~1e-6 rad at any p.
   EncodingShaderRows out;
-  out.cell_mode = dx <= 1.0;
+  out.cell_mode = std::abs(dx) <= 1.0;  // dx < 0 on an inverted x axis
   double base = center0;
   if (out.cell_mode) {
     base = std::floor(center0 + 0.5);

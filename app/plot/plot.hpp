@@ -34,6 +34,9 @@ struct AxisSpec {
   double min = 0.0, max = 0.0;
   bool auto_fit = true;
   bool lock = false;  // ignore user zoom/pan on this axis, always use min/max
+  // Values grow right-to-left (x) or top-to-bottom (y), e.g. matrix rows with row 0 on
+  // top: an inverted y axis with y0 = -0.5, y1 = rows - 0.5 and y_down = false.
+  bool invert = false;
   // Format for tick labels and hover values; nullptr picks by magnitude.
   const char* format = nullptr;
 };
@@ -136,11 +139,16 @@ double visible_y_max();
 void hover_text(const char* fmt, ...) IM_FMTARGS(1);
 ImVec2 to_pixels(double x, double y);
 
-// A vertical colour bar with ticks, to the right of a heatmap.
+// A vertical colour bar with ticks, to the right of a heatmap. size.x <= 0 picks the
+// width its tick labels and label need; size.y <= 0 fills the available height. When
+// drawn beside a plot (SameLine), the gradient lines up with that plot's data area.
 void colorbar(const char* label, double vmin, double vmax, Colormap c, ImVec2 size);
 
 // Empty, or why the heatmap shaders could not be built (compile/link log).
 std::string heatmap_gpu_error();
+
+// Forgets every plot's zoom/pan and auto-fit state (a "reset all views" action, tests).
+void clear_state();
 
 // Scale applied to line widths, fonts-independent sizes (UI scale × export scale).
 void set_pixel_scale(float scale);

@@ -165,16 +165,48 @@ void apply_equal_aspect(CurrentPlot& c) {
   }
 }
 
+// A wheel zoom keeps the value under the cursor in place. The re-layout after the zoom
+// can move the data area (tick labels change width), so the anchor is re-applied to the
+// final layout.
+struct ZoomAnchor {
+  bool active = false;
+  double value = 0;   // plot value that must stay under the cursor
+  double width = 0;   // new range width in axis space (log10 on log axes)
+  float pixel = 0;    // cursor position
+};
+ZoomAnchor g_zoom_x, g_zoom_y;
+
+void apply_anchor(const ZoomAnchor& z, AxisState& a, Scale s, bool invert, float lo_px, float hi_px, bool y) {
+  if (!z.active) return;
+  double t = (z.pixel - lo_px) / (hi_px - lo_px);
+  if (y) t = 1.0 - t;  // pixel y grows downwards
+  if (invert) t = 1.0 - t;
+  const double v = to_axis_space(s, z.value);
+  a.min = from_axis_space(s, v - t * z.width);
+  a.max = from_axis_space(s, v - t * z.width + z.width);
+}
+
 void handle_input(CurrentPlot& c) {
   ImGuiIO& io = ImGui::GetIO();
   PlotState& s = *c.state;
   const int under = c.frame_hovered ? axes_under_mouse(c, io.MousePos) : kAxisNone;
   const bool x_free = !c.x_spec.lock, y_free = !c.y_spec.lock;
 
+  g_zoom_x.active = g_zoom_y.active = false;
   if (under != kAxisNone && io.MouseWheel != 0.0f) {
     const double factor = std::pow(kZoomPerWheelStep, io.MouseWheel);
-    if ((under & kAxisX) && x_free) zoom_axis(s.x, c.x_spec.scale, px_to_x(io.MousePos.x), factor);
-    if ((under & kAxisY) && y_free) zoom_axis(s.y, c.y_spec.scale, px_to_y(io.MousePos.y), factor);
+    if ((under & kAxisX) && x_free) {
+      const double anchor = px_to_x(io.MousePos.x);
+      zoom_axis(s.x, c.x_spec.scale, anchor, factor);
+      g_zoom_x = {true, anchor, to_axis_space(c.x_spec.scale, s.x.max) - to_axis_space(c.x_spec.scale, s.x.min),
+                  io.MousePos.x};
+    }
+    if ((under & kAxisY) && y_free) {
+      const double anchor = px_to_y(io.MousePos.y);
+      zoom_axis(s.y, c.y_spec.scale, anchor, factor);
+      g_zoom_y = {true, anchor, to_axis_space(c.y_spec.scale, s.y.max) - to_axis_space(c.y_spec.scale, s.y.min),
+                  io.MousePos.y};
+    }
   }
   if (under != kAxisNone && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
     s.x.user_range = s.y.user_range = false;
@@ -186,8 +218,9 @@ void handle_input(CurrentPlot& c) {
   if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && under != kAxisNone) s.drag_axes = under;
   if (!c.held) s.drag_axes = kAxisNone;
   if (s.drag_axes != kAxisNone && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f)) {
-    if ((s.drag_axes & kAxisX) && x_free) pan_axis(s.x, c.x_spec.scale, -io.MouseDelta.x / c.rect.GetWidth());
-    if ((s.drag_axes & kAxisY) && y_free) pan_axis(s.y, c.y_spec.scale, io.MouseDelta.y / c.rect.GetHeight());
+    const double sx = c.x_spec.invert ? 1.0 : -1.0, sy = c.y_spec.invert ? -1.0 : 1.0;
+    if ((s.drag_axes & kAxisX) && x_free) pan_axis(s.x, c.x_spec.scale, sx * io.MouseDelta.x / c.rect.GetWidth());
+    if ((s.drag_axes & kAxisY) && y_free) pan_axis(s.y, c.y_spec.scale, sy * io.MouseDelta.y / c.rect.GetHeight());
   }
   sanitize(s.x, c.x_spec.scale);
   sanitize(s.y, c.y_spec.scale);
@@ -366,7 +399,13 @@ void setup_axes(const AxisSpec& x, const AxisSpec& y) {
   layout(c);
   if (c.options.equal_aspect) apply_equal_aspect(c);
   handle_input(c);
-  // Input changed the ranges: lay out again so ticks and labels match them.
+  // Input changed the ranges: lay out again so ticks and labels match them; twice, since
+  // re-anchoring a zoom can change the tick labels once more.
+  for (int pass = 0; pass < 2; ++pass) {
+    layout(c);
+    apply_anchor(g_zoom_x, s.x, x.scale, x.invert, c.rect.Min.x, c.rect.Max.x, false);
+    apply_anchor(g_zoom_y, s.y, y.scale, y.invert, c.rect.Min.y, c.rect.Max.y, true);
+  }
   layout(c);
   if (c.options.equal_aspect) apply_equal_aspect(c);
   c.x_ticks = fit_x_ticks(c);

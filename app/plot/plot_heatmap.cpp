@@ -16,10 +16,10 @@ PlotTransform plot_transform(const CurrentPlot& c) {
   const AxisState& x = c.state->x;
   const AxisState& y = c.state->y;
   PlotTransform t;
-  t.bx = c.rect.GetWidth() / (x.max - x.min);
-  t.ax = c.rect.Min.x - x.min * t.bx;
-  t.by = -c.rect.GetHeight() / (y.max - y.min);
-  t.ay = c.rect.Max.y - y.min * t.by;
+  t.bx = (c.x_spec.invert ? -1.0 : 1.0) * c.rect.GetWidth() / (x.max - x.min);
+  t.ax = (c.x_spec.invert ? c.rect.Max.x : c.rect.Min.x) - x.min * t.bx;
+  t.by = (c.y_spec.invert ? 1.0 : -1.0) * c.rect.GetHeight() / (y.max - y.min);
+  t.ay = (c.y_spec.invert ? c.rect.Min.y : c.rect.Max.y) - y.min * t.by;
   return t;
 }
 

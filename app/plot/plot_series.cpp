@@ -28,26 +28,32 @@ void emit_polyline(ImDrawList* d, const std::vector<ImVec2>& pts, ImU32 color, f
     }
     return;
   }
-  // Dashes measured along the path so they stay even across segments.
-  const float on = thickness * 4.0f, off = thickness * 2.5f;
-  float phase = 0.0f;
+  // Dashes measured along the path so they stay even across segments. The dash state
+  // advances by at least a small step each iteration, so float rounding cannot stall it.
+  const float on = thickness * 4.0f, off = thickness * 2.5f, period = on + off;
+  const float min_step = std::max(1e-3f, period * 1e-4f);
+  float dash = 0.0f;  // position within the current on+off period
   for (size_t i = 0; i + 1 < pts.size(); ++i) {
     const ImVec2 a = pts[i], b = pts[i + 1];
     const float len = std::hypot(b.x - a.x, b.y - a.y);
-    if (len <= 0.0f) continue;
+    if (!(len > 0.0f)) continue;
+    if (len / period > 1e5f) {  // absurdly long (far off-screen): draw it solid
+      d->AddLine(a, b, color, thickness);
+      continue;
+    }
     float s = 0.0f;
-    while (s < len) {
-      const float period_pos = std::fmod(phase + s, on + off);
-      const bool drawing = period_pos < on;
-      const float run = std::min(len - s, drawing ? on - period_pos : on + off - period_pos);
+    while (len - s > 1e-4f) {
+      const bool drawing = dash < on;
+      const float run = std::max(min_step, std::min(len - s, drawing ? on - dash : period - dash));
       if (drawing) {
-        const float t0 = s / len, t1 = (s + run) / len;
+        const float t0 = s / len, t1 = std::min(1.0f, (s + run) / len);
         d->AddLine(ImVec2(a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0),
                    ImVec2(a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1), color, thickness);
       }
       s += run;
+      dash += run;
+      if (dash >= period) dash = std::fmod(dash, period);
     }
-    phase += len;
   }
 }
 

@@ -8,12 +8,13 @@
 
 namespace plot {
 namespace detail {
-namespace {
 
 std::unordered_map<ImGuiID, PlotState>& states() {
   static std::unordered_map<ImGuiID, PlotState> map;
   return map;
 }
+
+namespace {
 
 float g_pixel_scale = 1.0f;
 
@@ -58,6 +59,7 @@ static float clamp_px(double v) { return static_cast<float>(std::clamp(v, -1e7, 
 float x_to_px(double x) {
   const auto& c = current();
   double t = axis_t(c.state->x, c.x_spec.scale, x);
+  if (c.x_spec.invert) t = 1.0 - t;
   if (std::isnan(t)) t = -1e6;
   return clamp_px(c.rect.Min.x + t * c.rect.GetWidth());
 }
@@ -65,18 +67,21 @@ float x_to_px(double x) {
 float y_to_px(double y) {
   const auto& c = current();
   double t = axis_t(c.state->y, c.y_spec.scale, y);
+  if (c.y_spec.invert) t = 1.0 - t;
   if (std::isnan(t)) t = -1e6;
   return clamp_px(c.rect.Max.y - t * c.rect.GetHeight());
 }
 
 double px_to_x(float px) {
   const auto& c = current();
-  return axis_value(c.state->x, c.x_spec.scale, (px - c.rect.Min.x) / c.rect.GetWidth());
+  const double t = (px - c.rect.Min.x) / c.rect.GetWidth();
+  return axis_value(c.state->x, c.x_spec.scale, c.x_spec.invert ? 1.0 - t : t);
 }
 
 double px_to_y(float py) {
   const auto& c = current();
-  return axis_value(c.state->y, c.y_spec.scale, (c.rect.Max.y - py) / c.rect.GetHeight());
+  const double t = (c.rect.Max.y - py) / c.rect.GetHeight();
+  return axis_value(c.state->y, c.y_spec.scale, c.y_spec.invert ? 1.0 - t : t);
 }
 
 static void fit(AxisState& a, Scale s, double v, bool tight) {
@@ -139,6 +144,8 @@ ImU32 resolve_color(ImU32 requested) {
 }
 
 }  // namespace detail
+
+void clear_state() { detail::states().clear(); }
 
 void set_pixel_scale(float scale) { detail::g_pixel_scale = std::max(0.1f, scale); }
 float pixel_scale() { return detail::g_pixel_scale; }

@@ -71,6 +71,7 @@ struct CurrentPlot {
 CurrentPlot& current();            // asserts when called outside begin_plot/end_plot
 CurrentPlot* current_or_null();
 PlotState& state_for(ImGuiID id);  // created on first use
+std::unordered_map<ImGuiID, PlotState>& states();
 
 // Data area of the most recently ended plot; colorbar() aligns with it.
 ImRect& last_plot_rect();
