@@ -1,19 +1,25 @@
 // pe-viz: one binary. No arguments opens the GUI; `export`, `dump` and `bench` run headless.
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/bench_command.hpp"
 #include "cli/dump_command.hpp"
+#include "cli/export_command.hpp"
 #include "cli/gui_command.hpp"
 #include "cli/state_options.hpp"
+#include "state/session_file.hpp"
 #include "views/view.hpp"
 
 namespace {
 
 constexpr const char* kFooter = R"(Subcommands (each has --help):
+  pe-viz export   write a view (or --all views, with an index.html deck) as PNG at any
+                  size, and --csv the numbers behind it (hidden window)
   pe-viz dump     print a configuration's inverse frequencies, wavelengths and attention
                   factor as JSON (no window needed)
   pe-viz bench    frame-time benchmark (hidden window; use xvfb-run without a display)
@@ -22,12 +28,15 @@ Examples:
   pe-viz --view rope-cos --theta 500000 --dim 128 --length 8192
   xvfb-run -a pe-viz --screenshot out.png --view clock-hands --position 3
   pe-viz dump --preset llama-3.1-8b
+  xvfb-run -a pe-viz export --view rope-cos --preset llama-3.1-8b --length 8192 --size 3840x2160 -o out.png
+  xvfb-run -a pe-viz export --all slides/ --size 1920x1080
 )";
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "dump") == 0) return run_dump_command(argc - 1, argv + 1);
+  if (argc >= 2 && std::strcmp(argv[1], "export") == 0) return app::run_export_command(argc - 1, argv + 1);
   if (argc >= 2 && std::strcmp(argv[1], "bench") == 0) return app::run_bench_command(argc - 1, argv + 1);
 
   CLI::App cli{"pe-viz: an interactive visualizer of transformer positional encodings "
@@ -35,12 +44,15 @@ int main(int argc, char** argv) {
   cli.footer(kFooter);
   app::StateOverrides overrides;
   app::GuiOptions gui;
-  bool list_views = false;
+  bool list_views = false, no_restore = false;
+  std::optional<std::string> session_path;
   cli.add_flag("--list-views", list_views, "Print the view names, one a line, and exit");
   cli.add_option("--screenshot", gui.screenshot, "Render headless, write the window to this PNG and exit");
   cli.add_option("--frames", gui.frames, "Frames to render before --screenshot (>= 1)")->check(CLI::Range(1, 10000));
   cli.add_option("--width", gui.width, "Window width in pixels")->check(CLI::Range(320, 16384));
   cli.add_option("--height", gui.height, "Window height in pixels")->check(CLI::Range(240, 16384));
+  cli.add_option("--session", session_path, "Open this saved session (JSON); options given here override it");
+  cli.add_flag("--no-restore", no_restore, "Start from defaults, not from the last session (autosaved on exit)");
   app::add_state_options(cli, overrides);
   try {
     cli.parse(argc, argv);
@@ -54,7 +66,24 @@ int main(int argc, char** argv) {
   app::AppState state;
   try {
     state = app::default_state();
+    // The last session comes back on start (not for scripted screenshots, which must be
+    // reproducible); a broken autosave is reported and skipped, never fatal.
+    const auto autosave = app::autosave_path();
+    if (!no_restore && !gui.screenshot && !session_path && !autosave.empty() && std::filesystem::exists(autosave)) {
+      try {
+        std::vector<std::string> warnings;
+        state = app::load_session(autosave, state, warnings);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "pe-viz: last session not restored: %s\n", e.what());
+      }
+    }
+    if (session_path) {
+      std::vector<std::string> warnings;
+      state = app::load_session(*session_path, state, warnings);
+      for (const auto& w : warnings) std::fprintf(stderr, "pe-viz: warning: %s\n", w.c_str());
+    }
     app::apply_overrides(state, overrides);
+    gui.autosave = !gui.screenshot;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pe-viz: %s\n", e.what());
     return 2;

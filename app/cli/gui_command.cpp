@@ -7,22 +7,18 @@
 #include <filesystem>
 
 #include "platform/app_session.hpp"
+#include "export/view_export.hpp"
 #include "render/gl_errors.hpp"
 #include "render/png_writer.hpp"
+#include "state/session_file.hpp"
 
 namespace app {
 namespace {
 
 // ImGui's layout file lives in the user's config dir, not the working directory.
 std::string layout_file() {
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  const char* home = std::getenv("HOME");
-  std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg) : home ? std::filesystem::path(home) / ".config" : "";
-  if (dir.empty()) return {};
-  dir /= "pe-viz";
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  return ec ? std::string() : (dir / "imgui.ini").string();
+  const auto dir = config_dir();
+  return dir.empty() ? std::string() : (dir / "imgui.ini").string();
 }
 
 }  // namespace
@@ -49,9 +45,29 @@ int run_gui(AppState state, const GuiOptions& options) {
                   session.window().framebuffer_height(), session.state().view.c_str());
       return errors.empty() ? 0 : 3;
     }
+    StatusLine status;
     while (!session.window().should_close()) {
-      session.frame(glfwGetTime());
+      FrameOptions frame_options;
+      frame_options.status = &status;
+      const FileActions actions = session.frame(glfwGetTime(), frame_options);
       session.window().swap();
+      if (actions.export_png) {
+        try {
+          const double ms = export_view_png(session, *actions.export_png);
+          status = {"Exported " + actions.export_png->path.string() + " (" + std::to_string(actions.export_png->width) + "×" +
+                        std::to_string(actions.export_png->height) + ", " + std::to_string(int(ms)) + " ms)",
+                    false, glfwGetTime()};
+        } catch (const std::exception& e) {
+          status = {std::string("Export failed: ") + e.what(), true, glfwGetTime()};
+        }
+      }
+    }
+    if (options.autosave && !autosave_path().empty()) {
+      try {
+        save_session(autosave_path(), session.state());
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "pe-viz: could not autosave the session: %s\n", e.what());
+      }
     }
     return 0;
   } catch (const std::exception& e) {

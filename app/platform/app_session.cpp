@@ -10,14 +10,15 @@ namespace app {
 AppSession::AppSession(AppState state, const WindowOptions& window_options)
     : state_(std::move(state)), window_(std::make_unique<Window>(window_options)) {}
 
-void AppSession::frame(double time_seconds, const FrameOptions& options) {
+FileActions AppSession::frame(double time_seconds, const FrameOptions& options) {
   // Font atlas changes are only legal between frames; wait until the slider is released.
   if (state_.ui_scale != window_->ui_scale() && !ImGui::IsAnyItemActive()) window_->set_ui_scale(state_.ui_scale);
   window_->set_dark_theme(state_.dark_theme);
   window_->begin_frame();
   plot::set_pixel_scale(window_->ui_scale());
-  draw_main_frame(state_, derived_, ImGui::GetIO().DisplaySize, time_seconds, options);
+  FileActions actions = draw_main_frame(state_, derived_, ImGui::GetIO().DisplaySize, time_seconds, options);
   window_->end_frame();
+  return actions;
 }
 
 std::vector<unsigned char> AppSession::read_window_pixels() const {

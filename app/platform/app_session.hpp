@@ -16,7 +16,7 @@ class AppSession {
   AppSession(AppState state, const WindowOptions& window_options);
 
   // Draws and renders one frame into the window's back buffer (no swap).
-  void frame(double time_seconds, const FrameOptions& options = {});
+  FileActions frame(double time_seconds, const FrameOptions& options = {});
   // Back buffer as top-down RGBA (call after frame(), before swap()).
   std::vector<unsigned char> read_window_pixels() const;
 

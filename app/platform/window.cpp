@@ -6,6 +6,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <cfloat>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
@@ -59,7 +60,7 @@ Window::Window(const WindowOptions& options) : ini_path_(options.ini_path) {
     throw std::runtime_error(
         "cannot open a window (" + g_glfw_error +
         "). No display? Run the GUI under a desktop session, or headless with "
-        "`xvfb-run -a pe-viz ...`; `pe-viz export`, `pe-viz dump` and `pe-viz bench` work without one.");
+        "`xvfb-run -a pe-viz ...` (also for `pe-viz export` and `pe-viz bench`); `pe-viz dump` needs no display.");
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
@@ -102,6 +103,18 @@ void Window::begin_frame() {
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
 }
+
+void Window::begin_offscreen_frame(float width, float height) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = {width, height};
+  io.DisplayFramebufferScale = {1.0f, 1.0f};
+  io.MousePos = {-FLT_MAX, -FLT_MAX};  // no hover read-outs or crosshairs in exports
+  ImGui::NewFrame();
+}
+
+void Window::render_draw_data() { ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData()); }
 
 void Window::end_frame() {
   ImGui::Render();
@@ -148,8 +161,10 @@ void Window::rebuild_fonts(float pixel_size) {
   ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
-void Window::set_ui_scale(float scale) {
-  scale = scale < 1.0f ? 1.0f : (scale > 3.0f ? 3.0f : scale);
+void Window::set_ui_scale(float scale) { set_render_scale(scale < 1.0f ? 1.0f : (scale > 3.0f ? 3.0f : scale)); }
+
+void Window::set_render_scale(float scale) {
+  scale = scale < 0.5f ? 0.5f : (scale > 8.0f ? 8.0f : scale);
   if (scale == ui_scale_) return;
   ui_scale_ = scale;
   rebuild_fonts(16.0f * scale);

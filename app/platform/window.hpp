@@ -27,12 +27,19 @@ class Window {
   GLFWwindow* handle() const { return window_; }
   bool should_close() const;
   void begin_frame();   // poll events, start an ImGui frame
+  // Starts a frame laid out for an offscreen target of `size` pixels (export): no mouse,
+  // framebuffer scale 1. Pair with ImGui::Render() and render_draw_data().
+  void begin_offscreen_frame(float width, float height);
+  static void render_draw_data();
   void end_frame();     // render ImGui into the default framebuffer (no swap)
   void swap();
   int framebuffer_width() const;
   int framebuffer_height() const;
   // Sets the UI scale (1-3): rebuilds the font atlas at 16 px × scale and scales sizes.
   void set_ui_scale(float scale);
+  // Font/size scale without the UI limits (0.5 ... 8), for exports: a 4K export gets a
+  // 35 px font atlas instead of an upscaled 16 px one.
+  void set_render_scale(float scale);
   float ui_scale() const { return ui_scale_; }
   bool has_unicode_font() const { return unicode_font_; }
   void set_dark_theme(bool dark);

@@ -25,6 +25,7 @@ AppState default_state() {
 
 std::string validate_state(const AppState& s) {
   try {
+    pe::require_even_dim("dim", s.rope.head_dim);  // every view pairs dimensions
     pe::validate(s.rope);
     pe::require_length("length", s.length);
     if (s.position < 0 || s.position >= s.length)

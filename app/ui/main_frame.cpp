@@ -17,8 +17,9 @@ void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, do
 
 }  // namespace
 
-void draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double time_seconds,
-                     const FrameOptions& options) {
+FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double time_seconds,
+                            const FrameOptions& options) {
+  FileActions actions;
   update_derived(state, derived);
   const std::string state_error = validate_state(state);
 
@@ -26,8 +27,15 @@ void draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double t
   ImGui::SetNextWindowSize(display);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_NoBringToFrontOnFocus;
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                 (options.status ? ImGuiWindowFlags_MenuBar : 0);
   ImGui::Begin("pe-viz", nullptr, flags);
+  if (options.status && ImGui::BeginMenuBar()) {
+    actions = draw_file_menu(state, derived, *options.status, time_seconds, int(display.x), int(display.y));
+    ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+    draw_status_line(*options.status, time_seconds);
+    ImGui::EndMenuBar();
+  }
 
   if (options.show_panel) {
     const float panel_w = 360.0f * ImGui::GetFontSize() / 16.0f;
@@ -70,6 +78,7 @@ void draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double t
   }
   ImGui::EndChild();
   ImGui::End();
+  return actions;
 }
 
 }  // namespace app

@@ -3,6 +3,7 @@
 
 #include "state/app_state.hpp"
 #include "state/derived.hpp"
+#include "ui/file_actions.hpp"
 
 namespace app {
 
@@ -10,11 +11,12 @@ struct FrameOptions {
   bool show_panel = true;   // parameter panel on the left
   bool show_tabs = true;    // false: only state.view, full size (export)
   bool exporting = false;
+  StatusLine* status = nullptr;  // non-null: interactive window with File menu and status line
 };
 
 // Draws the whole UI for one frame into a window covering `display` (call between
 // ImGui::NewFrame and ImGui::Render). Recomputes derived results if inputs changed.
-void draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double time_seconds,
+FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double time_seconds,
                      const FrameOptions& options = {});
 
 }  // namespace app

@@ -58,10 +58,9 @@ void draw_rope_table(ViewContext& ctx, bool cosine) {
     for (long long i : chosen) {
       const double f = inv_freq[i];
       const std::string label = "pair " + std::to_string(i) + " (λ = " + std::to_string(int(std::lround(2 * std::numbers::pi / f))) + ")";
-      if (cosine)
-        plot::plot_function(label.c_str(), [f](double p) { return std::cos(std::round(p) * f); });
-      else
-        plot::plot_function(label.c_str(), [f](double p) { return std::sin(std::round(p) * f); });
+      plot_position_curve(label.c_str(), cosine ? +[](double p, const void* u) { return std::cos(p * *static_cast<const double*>(u)); }
+                                                : +[](double p, const void* u) { return std::sin(p * *static_cast<const double*>(u)); },
+                          &f, s.length);
     }
     plot::plot_vline("p", double(s.position), {.color = IM_COL32(200, 200, 200, 160), .thickness = 1.0f, .dashed = true, .in_legend = false});
     plot::end_plot();

@@ -52,10 +52,14 @@ void draw_sinusoidal_view(ViewContext& ctx) {
                        {.title = "PE(p, j) over position for chosen dimensions j"})) {
     plot::setup_axes({.label = "position p", .min = 0, .max = double(std::max<long long>(s.length - 1, 1))},
                      {.label = "value", .min = -1.1, .max = 1.1, .lock = true});
-    const double theta = s.rope.theta;
     for (long long j : dims) {
       const std::string label = "dim " + std::to_string(j) + (j % 2 == 0 ? " (sin)" : " (cos)");
-      plot::plot_function(label.c_str(), [=](double p) { return pe::sinusoidal_value(std::llround(p), j, d, theta); });
+      // Column j = sin or cos of p·θ^(−2⌊j/2⌋/d); evaluated in double for any real p.
+      struct Column { double freq; bool is_sin; } column{ctx.derived.sinusoidal_freq[j / 2], j % 2 == 0};
+      plot_position_curve(label.c_str(), [](double p, const void* u) {
+        const auto* c = static_cast<const Column*>(u);
+        return c->is_sin ? std::sin(p * c->freq) : std::cos(p * c->freq);
+      }, &column, s.length);
     }
     plot::end_plot();
   }

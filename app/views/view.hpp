@@ -36,5 +36,10 @@ const ViewInfo* find_view(const std::string& name);
 void show_state_error(const Derived& derived);  // red message box when the state is invalid
 void teaching_note(const char* text);          // a boxed "why" note under a plot
 ImVec2 split_height(ImVec2 size, float top_fraction);  // size of the top part
+// A function of the integer position p: drawn through the integer positions when they are
+// fewer than the plot's pixels (the encoding exists only there), else sampled per pixel.
+// Call between plot::begin_plot and plot::end_plot.
+void plot_position_curve(const char* label, double (*f)(double p, const void* user), const void* user,
+                         long long length, const plot::LineStyle& style = {});
 
 }  // namespace app

@@ -1,5 +1,9 @@
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "views/view.hpp"
 
 namespace app {
@@ -20,6 +24,23 @@ void teaching_note(const char* text) {
 ImVec2 split_height(ImVec2 size, float top_fraction) {
   const float gap = ImGui::GetStyle().ItemSpacing.y;
   return {size.x, (size.y - gap) * top_fraction};
+}
+
+void plot_position_curve(const char* label, double (*f)(double p, const void* user), const void* user,
+                         long long length, const plot::LineStyle& style) {
+  const double x0 = std::max(0.0, std::ceil(plot::visible_x_min()));
+  const double x1 = std::min(double(length - 1), std::floor(plot::visible_x_max()));
+  const double pixels = std::abs(plot::to_pixels(plot::visible_x_max(), 0).x - plot::to_pixels(plot::visible_x_min(), 0).x);
+  if (x1 >= x0 && x1 - x0 + 1 <= pixels) {
+    std::vector<double> xs, ys;
+    for (double p = x0; p <= x1; p += 1.0) {
+      xs.push_back(p);
+      ys.push_back(f(p, user));
+    }
+    plot::plot_line(label, xs, ys, style);
+  } else {
+    plot::plot_function(label, [&](double p) { return f(p, user); }, style);
+  }
 }
 
 }  // namespace app

@@ -1,0 +1,118 @@
+#include "cli/export_command.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/state_options.hpp"
+#include "export/view_data.hpp"
+#include "export/view_export.hpp"
+#include "state/session_file.hpp"
+#include "views/view.hpp"
+
+namespace app {
+namespace {
+
+bool parse_size(const std::string& text, int& w, int& h) {
+  static const std::regex pattern(R"(^\s*(\d{1,5})\s*[xX×]\s*(\d{1,5})\s*$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, pattern)) return false;
+  w = std::stoi(m[1]);
+  h = std::stoi(m[2]);
+  return true;
+}
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_export_command(int argc, char** argv) {
+  CLI::App cli{"pe-viz export: write a view (or every view) as PNG, redrawn at the requested size"};
+  StateOverrides overrides;
+  std::string size = "1920x1080", background = "theme";
+  std::optional<std::string> output, all_dir, csv, session_path;
+  add_state_options(cli, overrides);
+  cli.add_option("--size", size, "Image size WxH, e.g. 800x600, 3840x2160 (up to the GL max texture size)");
+  cli.add_option("-o,--output", output, "PNG path (default: a name saying what is in it, in the current directory)");
+  cli.add_option("--all", all_dir, "Write every view into this directory, with an index.html deck");
+  cli.add_option("--background", background, "theme | white | transparent");
+  cli.add_option("--csv", csv, "Also write the numbers behind the view as CSV to this path");
+  cli.add_option("--session", session_path, "Load this session file first (options given here override it)");
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return cli.exit(e);
+  }
+  int width = 0, height = 0;
+  if (!parse_size(size, width, height)) {
+    std::fprintf(stderr, "pe-viz export: --size '%s' is not WxH (e.g. 1920x1080)\n", size.c_str());
+    return 2;
+  }
+  AppState state;
+  Background bg;
+  try {
+    bg = background_from_string(background);
+    state = default_state();
+    if (session_path) {
+      std::vector<std::string> warnings;
+      state = load_session(*session_path, state, warnings);
+      for (const auto& w : warnings) std::fprintf(stderr, "pe-viz export: warning: %s\n", w.c_str());
+    }
+    apply_overrides(state, overrides);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pe-viz export: %s\n", e.what());
+    return 2;
+  }
+  try {
+    AppSession session(state, {.width = 1600, .height = 1000, .visible = false});
+    session.frame(0.0);  // settles derived results and fonts
+    if (all_dir) {
+      std::filesystem::create_directories(*all_dir);
+      const auto views = all_views();
+      std::string html = "<!doctype html>\n<meta charset=\"utf-8\">\n<title>pe-viz slides</title>\n"
+                         "<style>body{background:#111;color:#eee;font-family:sans-serif;margin:0}"
+                         "section{min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center}"
+                         "img{max-width:96vw;max-height:88vh}</style>\n";
+      int k = 0;
+      for (const auto& v : views) {
+        ++k;
+        const std::string name = default_export_name(session.state(), v.name);
+        const double ms = export_view_png(session, {v.name, width, height, bg, std::filesystem::path(*all_dir) / name});
+        std::printf("[%d/%zu] %s (%dx%d, %.0f ms)\n", k, views.size(), name.c_str(), width, height, ms);
+        std::fflush(stdout);
+        html += "<section><h2>" + html_escape(v.title) + "</h2><img src=\"" + name + "\" alt=\"" + html_escape(v.summary) +
+                "\"><p>" + html_escape(v.summary) + "</p></section>\n";
+      }
+      write_file_atomic(std::filesystem::path(*all_dir) / "index.html", html);
+      std::printf("wrote %s/index.html\n", all_dir->c_str());
+      return 0;
+    }
+    const std::string view = session.state().view;
+    const std::filesystem::path path = output ? std::filesystem::path(*output)
+                                              : std::filesystem::path(default_export_name(session.state(), view));
+    const double ms = export_view_png(session, {view, width, height, bg, path});
+    std::printf("wrote %s (%dx%d, view %s, %.0f ms)\n", path.c_str(), width, height, view.c_str(), ms);
+    if (csv) {
+      write_file_atomic(*csv, view_csv(view, session.state(), session.derived()));
+      std::printf("wrote %s\n", csv->c_str());
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pe-viz export: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace app

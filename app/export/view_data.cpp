@@ -1,0 +1,130 @@
+#include "export/view_data.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <sstream>
+#include <vector>
+
+#include "pe/alibi.hpp"
+#include "pe/analysis.hpp"
+#include "pe/errors.hpp"
+#include "pe/learned.hpp"
+#include "pe/rope.hpp"
+#include "pe/sinusoidal.hpp"
+
+namespace app {
+namespace {
+
+// Positions 0 ... length-1, or kMaxCsvRows of them evenly spaced.
+std::vector<long long> sampled_positions(long long length, std::ostringstream& out) {
+  std::vector<long long> p;
+  if (length <= kMaxCsvRows) {
+    for (long long i = 0; i < length; ++i) p.push_back(i);
+  } else {
+    out << "# " << length << " positions sampled to " << kMaxCsvRows << " rows\n";
+    for (long long i = 0; i < kMaxCsvRows; ++i) p.push_back(std::llround(double(i) * double(length - 1) / double(kMaxCsvRows - 1)));
+  }
+  return p;
+}
+
+std::string g(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string view_csv(const std::string& view, const AppState& s, const Derived& d) {
+  if (!d.error.empty()) throw std::runtime_error(d.error);
+  std::ostringstream out;
+  const auto& inv = d.rope.inv_freq;
+  if (view == "sinusoidal") {
+    const long long dim = s.rope.head_dim;
+    out << "position";
+    for (long long j = 0; j < dim; ++j) out << ",dim" << j;
+    out << "\n";
+    for (long long p : sampled_positions(s.length, out)) {
+      out << p;
+      for (long long j = 0; j < dim; ++j) out << ',' << g(pe::sinusoidal_value(p, j, dim, s.rope.theta));
+      out << "\n";
+    }
+  } else if (view == "rope-cos" || view == "rope-sin") {
+    const bool cosine = view == "rope-cos";
+    out << "position";
+    for (Eigen::Index i = 0; i < inv.size(); ++i) out << ",pair" << i;
+    out << "\n";
+    for (long long p : sampled_positions(s.length, out)) {
+      out << p;
+      for (Eigen::Index i = 0; i < inv.size(); ++i) out << ',' << g(cosine ? std::cos(double(p) * inv[i]) : std::sin(double(p) * inv[i]));
+      out << "\n";
+    }
+  } else if (view == "rope-spectrum") {
+    const Eigen::ArrayXd lambda = pe::wavelengths(inv), turns = pe::full_turns(inv, s.length);
+    out << "pair,inv_freq,original_inv_freq,wavelength,full_turns_in_length\n";
+    for (Eigen::Index i = 0; i < inv.size(); ++i)
+      out << i << ',' << g(inv[i]) << ',' << g(d.rope.original_inv_freq.size() == inv.size() ? d.rope.original_inv_freq[i] : inv[i])
+          << ',' << g(lambda[i]) << ',' << g(turns[i]) << "\n";
+  } else if (view == "clock-hands") {
+    const std::vector<double> v = effective_vector(s);
+    const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size()));
+    const Eigen::VectorXd r = pe::apply_rope(x, double(s.position), inv, s.rope.convention);
+    out << "# position " << s.position << ", convention " << pe::to_string(s.rope.convention) << "\n";
+    out << "pair,dim_a,dim_b,inv_freq,angle_rad,angle_deg,x,y,x_rotated,y_rotated,norm\n";
+    for (Eigen::Index i = 0; i < inv.size(); ++i) {
+      const auto [a, b] = pe::pair_dims(s.rope.convention, d.rope.rotary_dim, i);
+      const double angle = double(s.position) * inv[i];
+      out << i << ',' << a << ',' << b << ',' << g(inv[i]) << ',' << g(angle) << ',' << g(angle * 180 / std::numbers::pi) << ','
+          << g(x[a]) << ',' << g(x[b]) << ',' << g(r[a]) << ',' << g(r[b]) << ',' << g(std::hypot(r[a], r[b])) << "\n";
+    }
+  } else if (view == "relative-score") {
+    std::ostringstream note;
+    const auto ps = sampled_positions(s.length, note);
+    Eigen::ArrayXd deltas(Eigen::Index(ps.size()));
+    for (std::size_t k = 0; k < ps.size(); ++k) deltas[Eigen::Index(k)] = double(ps[k]);
+    const double dim = double(2 * inv.size());
+    const Eigen::ArrayXd a = pe::relative_score_curve(pe::VectorChoice::Identical, inv, deltas, s.seed) / dim;
+    const Eigen::ArrayXd b = pe::relative_score_curve(pe::VectorChoice::RandomPair, inv, deltas, s.seed) / dim;
+    const Eigen::ArrayXd c = pe::relative_score_curve(pe::VectorChoice::MeanOfIdentical, inv, deltas, s.seed, s.samples) / dim;
+    const Eigen::ArrayXd e = pe::relative_score_curve(pe::VectorChoice::MeanOfRandomPairs, inv, deltas, s.seed, s.samples) / dim;
+    const Eigen::ArrayXd bound = pe::long_term_decay_bound(inv, deltas);
+    out << note.str() << "delta,identical,random_pair,mean_identical,mean_random_pairs,decay_bound\n";
+    for (Eigen::Index k = 0; k < deltas.size(); ++k)
+      out << g(deltas[k]) << ',' << g(a[k]) << ',' << g(b[k]) << ',' << g(c[k]) << ',' << g(e[k]) << ',' << g(bound[k]) << "\n";
+  } else if (view == "learned") {
+    const pe::LearnedEmbedding table(s.learned_max_len, s.rope.head_dim, 0.02, s.seed);
+    out << "position";
+    for (long long j = 0; j < s.rope.head_dim; ++j) out << ",dim" << j;
+    out << "\n";
+    for (long long p : sampled_positions(table.max_len(), out)) {
+      const Eigen::VectorXf row = table.at(p);
+      out << p;
+      for (Eigen::Index j = 0; j < row.size(); ++j) out << ',' << g(row[j]);
+      out << "\n";
+    }
+  } else if (view == "alibi") {
+    const Eigen::ArrayXd slopes = pe::alibi_slopes(s.heads);
+    out << "head,slope\n";
+    for (Eigen::Index h = 0; h < slopes.size(); ++h) out << h + 1 << ',' << g(slopes[h]) << "\n";
+  } else if (view == "attention") {
+    pe::AttentionParams params;
+    params.length = std::min<long long>(s.length, 64);
+    params.dim = s.rope.head_dim;
+    params.theta = s.rope.theta;
+    params.seed = s.seed;
+    params.alibi_slope = pe::alibi_slopes(s.heads)[std::clamp<long long>(s.head, 1, s.heads) - 1];
+    out << "method,query,key,weight\n";
+    for (auto m : {pe::AttentionMethod::NoPosition, pe::AttentionMethod::Sinusoidal, pe::AttentionMethod::Learned,
+                   pe::AttentionMethod::Rope, pe::AttentionMethod::Alibi}) {
+      const pe::TableF w = pe::attention_pattern(m, params);
+      for (Eigen::Index i = 0; i < w.rows(); ++i)
+        for (Eigen::Index j = 0; j <= i; ++j) out << pe::to_string(m) << ',' << i << ',' << j << ',' << g(w(i, j)) << "\n";
+    }
+  } else {
+    throw pe::InvalidArgument("view", view, "a view with data (see pe-viz --list-views)");
+  }
+  return out.str();
+}
+
+}  // namespace app

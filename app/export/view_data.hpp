@@ -1,0 +1,16 @@
+#pragma once
+// The numbers behind each view as CSV (for --csv and "Save CSV" / "Copy data").
+#include <string>
+
+#include "state/app_state.hpp"
+#include "state/derived.hpp"
+
+namespace app {
+
+// At most this many rows; longer ranges are sampled evenly (a header comment says so).
+inline constexpr long long kMaxCsvRows = 4096;
+
+// Throws pe::InvalidArgument for an unknown view or invalid state.
+std::string view_csv(const std::string& view, const AppState& state, const Derived& derived);
+
+}  // namespace app

@@ -1,0 +1,285 @@
+#include "state/session_file.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pe/errors.hpp"
+#include "pe/scaling.hpp"
+
+namespace app {
+namespace {
+
+using nlohmann::json;
+
+// Line and column of a byte offset, for "line 3, column 14: ..." messages.
+std::string position_of(const std::string& text, std::size_t byte) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < std::min(byte, text.size()); ++i) {
+    if (text[i] == '\n') { ++line; column = 1; } else { ++column; }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+template <class T>
+T get_as(const json& j, const char* key) {
+  try {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!j.is_number()) throw SessionError(std::string(key) + ": expected a number, got " + j.type_name());
+      const double v = j.get<double>();
+      if (!std::isfinite(v)) throw SessionError(std::string(key) + ": expected a finite number");
+      return v;
+    } else if constexpr (std::is_same_v<T, long long> || std::is_same_v<T, std::uint64_t>) {
+      if (!j.is_number_integer()) throw SessionError(std::string(key) + ": expected an integer, got " + j.type_name());
+      return j.get<T>();
+    } else if constexpr (std::is_same_v<T, bool>) {
+      if (!j.is_boolean()) throw SessionError(std::string(key) + ": expected true or false, got " + j.type_name());
+      return j.get<bool>();
+    } else {
+      if (!j.is_string()) throw SessionError(std::string(key) + ": expected a string, got " + j.type_name());
+      return j.get<std::string>();
+    }
+  } catch (const json::exception& e) {
+    throw SessionError(std::string(key) + ": " + e.what());
+  }
+}
+
+json scaling_to_json(const pe::RopeScaling& s) {
+  json j = {{"type", pe::to_string(s.type)},
+            {"factor", s.factor},
+            {"original_max_position_embeddings", s.original_max_position_embeddings},
+            {"beta_fast", s.beta_fast},
+            {"beta_slow", s.beta_slow},
+            {"truncate", s.truncate},
+            {"low_freq_factor", s.low_freq_factor},
+            {"high_freq_factor", s.high_freq_factor},
+            {"short_factor", s.short_factor},
+            {"long_factor", s.long_factor}};
+  if (s.mscale) j["mscale"] = *s.mscale;
+  if (s.mscale_all_dim) j["mscale_all_dim"] = *s.mscale_all_dim;
+  if (s.attention_factor) j["attention_factor"] = *s.attention_factor;
+  return j;
+}
+
+std::vector<double> number_list(const json& j, const char* key) {
+  if (!j.is_array()) throw SessionError(std::string(key) + ": expected a list of numbers, got " + j.type_name());
+  std::vector<double> out;
+  for (const auto& v : j) out.push_back(get_as<double>(v, key));
+  return out;
+}
+
+void scaling_from_json(const json& j, pe::RopeScaling& s, std::vector<std::string>& warnings) {
+  if (!j.is_object()) throw SessionError(std::string("rope.scaling: expected an object, got ") + j.type_name());
+  for (const auto& [key, v] : j.items()) {
+    const std::string k = "rope.scaling." + key;
+    if (key == "type") {
+      try {
+        s.type = pe::rope_type_from_string(get_as<std::string>(v, k.c_str()));
+      } catch (const pe::InvalidArgument& e) {
+        throw SessionError(k + ": " + e.what());
+      }
+    } else if (key == "factor") s.factor = get_as<double>(v, k.c_str());
+    else if (key == "original_max_position_embeddings") s.original_max_position_embeddings = get_as<long long>(v, k.c_str());
+    else if (key == "beta_fast") s.beta_fast = get_as<double>(v, k.c_str());
+    else if (key == "beta_slow") s.beta_slow = get_as<double>(v, k.c_str());
+    else if (key == "truncate") s.truncate = get_as<bool>(v, k.c_str());
+    else if (key == "low_freq_factor") s.low_freq_factor = get_as<double>(v, k.c_str());
+    else if (key == "high_freq_factor") s.high_freq_factor = get_as<double>(v, k.c_str());
+    else if (key == "short_factor") s.short_factor = number_list(v, k.c_str());
+    else if (key == "long_factor") s.long_factor = number_list(v, k.c_str());
+    else if (key == "mscale") s.mscale = get_as<double>(v, k.c_str());
+    else if (key == "mscale_all_dim") s.mscale_all_dim = get_as<double>(v, k.c_str());
+    else if (key == "attention_factor") s.attention_factor = get_as<double>(v, k.c_str());
+    else warnings.push_back("unknown key '" + k + "' ignored");
+  }
+}
+
+}  // namespace
+
+std::string session_to_json(const AppState& s) {
+  const auto& r = s.rope;
+  json j = {
+      {"pe_viz_session", kSessionVersion},
+      {"view", s.view},
+      {"preset", s.preset},
+      {"rope",
+       {{"name", r.name},
+        {"source", r.source},
+        {"theta", r.theta},
+        {"dim", r.head_dim},
+        {"partial_rotary_factor", r.partial_rotary_factor},
+        {"max_position_embeddings", r.max_position_embeddings},
+        {"convention", pe::to_string(r.convention)},
+        {"scaling", scaling_to_json(r.scaling)}}},
+      {"length", s.length},
+      {"position", s.position},
+      {"pair", s.pair},
+      {"vector", s.vector},
+      {"play_speed", s.play_speed},
+      {"log_delta", s.log_delta},
+      {"samples", s.samples},
+      {"seed", s.seed},
+      {"anchor", s.anchor},
+      {"heads", s.heads},
+      {"head", s.head},
+      {"learned_max_len", s.learned_max_len},
+      {"colormap", to_string(s.colormap)},
+      {"pixel_mean", s.pixel_mean},
+      {"ui_scale", s.ui_scale},
+      {"dark_theme", s.dark_theme},
+  };
+  return j.dump(2) + "\n";
+}
+
+AppState session_from_json(const std::string& text, const AppState& base, std::vector<std::string>& warnings) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw SessionError("not valid JSON at " + position_of(text, e.byte > 0 ? e.byte - 1 : 0) + ": " +
+                       std::string(e.what()).substr(std::string(e.what()).find(':') + 1));
+  }
+  if (!j.is_object()) throw SessionError("a session must be a JSON object, got " + std::string(j.type_name()));
+  if (!j.contains("pe_viz_session")) throw SessionError("pe_viz_session: missing (not a pe-viz session file?)");
+  const long long version = get_as<long long>(j["pe_viz_session"], "pe_viz_session");
+  if (version < 1 || version > kSessionVersion)
+    throw SessionError("pe_viz_session: version " + std::to_string(version) + " is not supported (this pe-viz reads 1 ... " +
+                       std::to_string(kSessionVersion) + ")");
+
+  AppState s = base;
+  for (const auto& [key, v] : j.items()) {
+    const char* k = key.c_str();
+    if (key == "pe_viz_session") continue;
+    else if (key == "view") s.view = get_as<std::string>(v, k);
+    else if (key == "preset") s.preset = get_as<std::string>(v, k);
+    else if (key == "length") s.length = get_as<long long>(v, k);
+    else if (key == "position") s.position = get_as<long long>(v, k);
+    else if (key == "pair") s.pair = get_as<long long>(v, k);
+    else if (key == "vector") s.vector = number_list(v, k);
+    else if (key == "play_speed") s.play_speed = get_as<double>(v, k);
+    else if (key == "log_delta") s.log_delta = get_as<bool>(v, k);
+    else if (key == "samples") s.samples = get_as<long long>(v, k);
+    else if (key == "seed") s.seed = get_as<std::uint64_t>(v, k);
+    else if (key == "anchor") s.anchor = get_as<long long>(v, k);
+    else if (key == "heads") s.heads = get_as<long long>(v, k);
+    else if (key == "head") s.head = get_as<long long>(v, k);
+    else if (key == "learned_max_len") s.learned_max_len = get_as<long long>(v, k);
+    else if (key == "pixel_mean") s.pixel_mean = get_as<bool>(v, k);
+    else if (key == "dark_theme") s.dark_theme = get_as<bool>(v, k);
+    else if (key == "ui_scale") s.ui_scale = float(get_as<double>(v, k));
+    else if (key == "colormap") {
+      const std::string c = get_as<std::string>(v, k);
+      if (c == "rdbu") s.colormap = ColormapChoice::RdBu;
+      else if (c == "viridis") s.colormap = ColormapChoice::Viridis;
+      else if (c == "cividis") s.colormap = ColormapChoice::Cividis;
+      else throw SessionError("colormap: '" + c + "' is not one of rdbu, viridis, cividis");
+    } else if (key == "rope") {
+      if (!v.is_object()) throw SessionError(std::string("rope: expected an object, got ") + v.type_name());
+      for (const auto& [rk, rv] : v.items()) {
+        const std::string full = "rope." + rk;
+        const char* fk = full.c_str();
+        if (rk == "name") s.rope.name = get_as<std::string>(rv, fk);
+        else if (rk == "source") s.rope.source = get_as<std::string>(rv, fk);
+        else if (rk == "theta") s.rope.theta = get_as<double>(rv, fk);
+        else if (rk == "dim") s.rope.head_dim = get_as<long long>(rv, fk);
+        else if (rk == "partial_rotary_factor") s.rope.partial_rotary_factor = get_as<double>(rv, fk);
+        else if (rk == "max_position_embeddings") s.rope.max_position_embeddings = get_as<long long>(rv, fk);
+        else if (rk == "convention") {
+          try {
+            s.rope.convention = pe::pair_convention_from_string(get_as<std::string>(rv, fk));
+          } catch (const pe::InvalidArgument& e) {
+            throw SessionError(full + ": " + e.what());
+          }
+        } else if (rk == "scaling") scaling_from_json(rv, s.rope.scaling, warnings);
+        else warnings.push_back("unknown key '" + full + "' ignored");
+      }
+    } else {
+      warnings.push_back("unknown key '" + key + "' ignored");
+    }
+  }
+  const std::string error = validate_state(s);
+  if (!error.empty()) throw SessionError("invalid values: " + error);
+  if (s.ui_scale < 1.0f || s.ui_scale > 3.0f) throw SessionError("ui_scale: must be 1 ... 3");
+  return s;
+}
+
+void write_file_atomic(const std::filesystem::path& path, const std::string& contents) {
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  std::string tmp_template = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
+  const int fd = mkstemp(tmp_template.data());
+  if (fd < 0) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
+  ::fchmod(fd, 0644);  // mkstemp makes 0600; saved files should read like any other
+  const char* data = contents.data();
+  std::size_t left = contents.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, data, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      ::unlink(tmp_template.c_str());
+      throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
+    }
+    data += n;
+    left -= std::size_t(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp_template.c_str());
+    throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
+  }
+  if (std::rename(tmp_template.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp_template.c_str());
+    throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
+  }
+}
+
+void save_session(const std::filesystem::path& path, const AppState& state) {
+  try {
+    write_file_atomic(path, session_to_json(state));
+  } catch (const std::runtime_error& e) {
+    throw SessionError(e.what());
+  }
+}
+
+AppState load_session(const std::filesystem::path& path, const AppState& base, std::vector<std::string>& warnings) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SessionError("cannot read " + path.string() + ": " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return session_from_json(text.str(), base, warnings);
+  } catch (const SessionError& e) {
+    throw SessionError(path.string() + ": " + e.what());
+  }
+}
+
+std::filesystem::path config_dir() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path dir;
+  if (xdg && *xdg) dir = xdg;
+  else if (home && *home) dir = std::filesystem::path(home) / ".config";
+  else return {};
+  dir /= "pe-viz";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  return ec ? std::filesystem::path() : dir;
+}
+
+std::filesystem::path autosave_path() {
+  const auto dir = config_dir();
+  return dir.empty() ? dir : dir / "last-session.json";
+}
+
+}  // namespace app

@@ -1,0 +1,162 @@
+#include "ui/file_actions.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+#include <GLFW/glfw3.h>
+
+#include <filesystem>
+
+#include "export/view_data.hpp"
+#include "export/view_export.hpp"
+#include "state/session_file.hpp"
+
+namespace app {
+namespace {
+
+struct DialogState {
+  bool open_export = false, open_save = false, open_load = false, open_csv = false;
+  int size_choice = 0;  // window, 2× window, 1920×1080, 3840×2160, custom
+  int custom_w = 2560, custom_h = 1440;
+  int background = 0;
+  std::string png_path, session_path = "session.pe-viz.json", csv_path;
+};
+
+DialogState g_dialog;
+
+void set_status(StatusLine& status, std::string text, bool error, double now) {
+  status = {std::move(text), error, now};
+}
+
+bool ctrl_pressed(int key) {
+  const ImGuiIO& io = ImGui::GetIO();
+  return io.KeyCtrl && ImGui::IsKeyPressed(key, false);
+}
+
+}  // namespace
+
+FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& status, double now, int window_width,
+                           int window_height) {
+  FileActions actions;
+  if (ctrl_pressed(GLFW_KEY_E)) g_dialog.open_export = true;
+  if (ctrl_pressed(GLFW_KEY_S)) g_dialog.open_save = true;
+  if (ctrl_pressed(GLFW_KEY_O)) g_dialog.open_load = true;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Export PNG…", "Ctrl+E")) g_dialog.open_export = true;
+    if (ImGui::MenuItem("Save CSV…")) g_dialog.open_csv = true;
+    if (ImGui::MenuItem("Copy data (CSV)")) {
+      try {
+        ImGui::SetClipboardText(view_csv(state.view, state, derived).c_str());
+        set_status(status, "Copied the numbers behind " + state.view + " to the clipboard.", false, now);
+      } catch (const std::exception& e) {
+        set_status(status, std::string("Copy failed: ") + e.what(), true, now);
+      }
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Save session…", "Ctrl+S")) g_dialog.open_save = true;
+    if (ImGui::MenuItem("Open session…", "Ctrl+O")) g_dialog.open_load = true;
+    ImGui::EndMenu();
+  }
+
+  if (g_dialog.open_export) {
+    ImGui::OpenPopup("Export PNG");
+    g_dialog.png_path = default_export_name(state, state.view);
+    g_dialog.open_export = false;
+  }
+  if (g_dialog.open_save) { ImGui::OpenPopup("Save session"); g_dialog.open_save = false; }
+  if (g_dialog.open_load) { ImGui::OpenPopup("Open session"); g_dialog.open_load = false; }
+  if (g_dialog.open_csv) {
+    ImGui::OpenPopup("Save CSV");
+    g_dialog.csv_path = state.view + ".csv";
+    g_dialog.open_csv = false;
+  }
+
+  if (ImGui::BeginPopupModal("Export PNG", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    const std::string window_label = "window (" + std::to_string(window_width) + "×" + std::to_string(window_height) + ")";
+    const std::string double_label = "2× window (" + std::to_string(2 * window_width) + "×" + std::to_string(2 * window_height) + ")";
+    const char* sizes[] = {window_label.c_str(), double_label.c_str(), "1920×1080", "3840×2160 (4K)", "custom"};
+    ImGui::Combo("size", &g_dialog.size_choice, sizes, 5);
+    if (g_dialog.size_choice == 4) {
+      ImGui::InputInt("width", &g_dialog.custom_w);
+      ImGui::InputInt("height", &g_dialog.custom_h);
+    }
+    ImGui::Combo("background", &g_dialog.background, "theme\0white\0transparent\0");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("background: the theme's colour, white (for papers) or transparent (for slides).");
+    ImGui::InputText("path", &g_dialog.png_path);
+    ImGui::TextDisabled("The view is redrawn at this size: fonts and lines stay sharp.");
+    if (ImGui::Button("Export")) {
+      int w = window_width, h = window_height;
+      if (g_dialog.size_choice == 1) { w *= 2; h *= 2; }
+      if (g_dialog.size_choice == 2) { w = 1920; h = 1080; }
+      if (g_dialog.size_choice == 3) { w = 3840; h = 2160; }
+      if (g_dialog.size_choice == 4) { w = g_dialog.custom_w; h = g_dialog.custom_h; }
+      actions.export_png = ExportRequest{state.view, w, h, Background(g_dialog.background), g_dialog.png_path};
+      set_status(status, "Exporting " + g_dialog.png_path + " …", false, now);
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+
+  if (ImGui::BeginPopupModal("Save CSV", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::InputText("path", &g_dialog.csv_path);
+    if (ImGui::Button("Save")) {
+      try {
+        write_file_atomic(g_dialog.csv_path, view_csv(state.view, state, derived));
+        set_status(status, "Wrote " + g_dialog.csv_path, false, now);
+      } catch (const std::exception& e) {
+        set_status(status, std::string("CSV not saved: ") + e.what(), true, now);
+      }
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+
+  if (ImGui::BeginPopupModal("Save session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::InputText("path", &g_dialog.session_path);
+    if (ImGui::Button("Save")) {
+      try {
+        save_session(g_dialog.session_path, state);
+        set_status(status, "Saved session " + g_dialog.session_path, false, now);
+      } catch (const std::exception& e) {
+        set_status(status, std::string("Session not saved: ") + e.what(), true, now);
+      }
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+
+  if (ImGui::BeginPopupModal("Open session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::InputText("path", &g_dialog.session_path);
+    if (ImGui::Button("Open")) {
+      try {
+        std::vector<std::string> warnings;
+        state = load_session(g_dialog.session_path, state, warnings);
+        set_status(status, warnings.empty() ? "Opened " + g_dialog.session_path
+                                            : "Opened " + g_dialog.session_path + " (" + warnings.front() + ")",
+                   false, now);
+      } catch (const std::exception& e) {
+        // The current state is kept untouched.
+        set_status(status, std::string("Session not opened: ") + e.what(), true, now);
+      }
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+  return actions;
+}
+
+void draw_status_line(const StatusLine& status, double now) {
+  if (status.text.empty() || (!status.error && now - status.shown_at > 8.0)) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, status.error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.5f, 0.85f, 0.5f, 1.0f));
+  ImGui::TextUnformatted(status.text.c_str());
+  ImGui::PopStyleColor();
+}
+
+}  // namespace app

@@ -1,0 +1,29 @@
+#pragma once
+// The File menu and its dialogs: export PNG (Ctrl+E), save/copy CSV, save/open session
+// (Ctrl+S / Ctrl+O). PNG export needs the GPU between frames, so it is returned as a
+// request that the GUI loop carries out after the frame; the rest runs immediately.
+#include <optional>
+#include <string>
+
+#include "export/export_request.hpp"
+#include "state/app_state.hpp"
+#include "state/derived.hpp"
+
+namespace app {
+
+struct StatusLine {
+  std::string text;
+  bool error = false;
+  double shown_at = 0.0;
+};
+
+struct FileActions {
+  std::optional<ExportRequest> export_png;
+};
+
+// Draws the menu bar items and any open dialog; call inside a window with a menu bar.
+FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& status, double now,
+                           int window_width, int window_height);
+void draw_status_line(const StatusLine& status, double now);
+
+}  // namespace app
