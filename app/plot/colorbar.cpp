@@ -1,11 +1,30 @@
 // A vertical colour bar: the colormap's exact piecewise-linear gradient, ticks, label.
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "colormap.hpp"
 #include "plot_state.hpp"
 #include "text_draw.hpp"
 
 namespace plot {
+namespace {
+
+float auto_width(const std::vector<detail::Tick>& ticks, const std::string& text) {
+  using namespace detail;
+  float labels_w = 0.0f;
+  for (const auto& tk : ticks) labels_w = std::max(labels_w, tick_label_size(tk).x);
+  // margin + bar + tick + gap + labels + (gap + rotated label + margin)
+  return em() * (0.3f + 1.1f + 0.3f + 0.25f) + labels_w + (text.empty() ? em() * 0.5f : em() * 2.3f);
+}
+
+}  // namespace
+
+float colorbar_width(const char* label, double vmin, double vmax) {
+  using namespace detail;
+  // Widest labels come from the densest reasonable tick set.
+  return auto_width(linear_ticks(std::min(vmin, vmax), std::max(vmin, vmax), 10), display_label(label));
+}
 
 void colorbar(const char* label, double vmin, double vmax, Colormap c, ImVec2 size) {
   using namespace detail;
@@ -27,11 +46,8 @@ void colorbar(const char* label, double vmin, double vmax, Colormap c, ImVec2 si
   const auto ticks = linear_ticks(std::min(vmin, vmax), std::max(vmin, vmax), max_labels);
   const std::string text = display_label(label);
   const float tick = em() * 0.3f;
-  float labels_w = 0.0f;
-  for (const auto& tk : ticks) labels_w = std::max(labels_w, tick_label_size(tk).x);
   const float bar_w = size.x > 0.0f ? std::min(em() * 1.1f, size.x * 0.35f) : em() * 1.1f;
-  if (size.x <= 0.0f)
-    size.x = em() * 0.3f + bar_w + tick + em() * 0.25f + labels_w + (text.empty() ? em() * 0.5f : em() * 1.9f);
+  if (size.x <= 0.0f) size.x = std::max(auto_width(ticks, text), colorbar_width(label, vmin, vmax));
 
   const ImRect frame(pos, ImVec2(pos.x + size.x, pos.y + size.y));
   const ImGuiID id = window->GetID(label);
@@ -65,7 +81,7 @@ void colorbar(const char* label, double vmin, double vmax, Colormap c, ImVec2 si
     label_right = std::max(label_right, bar.Max.x + tick + em() * 0.25f + ts.x);
   }
   if (!text.empty())
-    draw_vertical_text(d, ImVec2(std::min(label_right + em() * 0.9f, frame.Max.x - em() * 0.5f), bar.GetCenter().y),
+    draw_vertical_text(d, ImVec2(std::min(label_right + em() * 1.0f, frame.Max.x - em() * 0.6f), bar.GetCenter().y),
                        text, t.text);
 
   if (ImGui::IsItemHovered() && bar.Contains(ImGui::GetIO().MousePos)) {

@@ -143,6 +143,8 @@ ImVec2 to_pixels(double x, double y);
 // width its tick labels and label need; size.y <= 0 fills the available height. When
 // drawn beside a plot (SameLine), the gradient lines up with that plot's data area.
 void colorbar(const char* label, double vmin, double vmax, Colormap c, ImVec2 size);
+// The width colorbar() takes with size.x <= 0, to reserve room beside a plot.
+float colorbar_width(const char* label, double vmin, double vmax);
 
 // Empty, or why the heatmap shaders could not be built (compile/link log).
 std::string heatmap_gpu_error();

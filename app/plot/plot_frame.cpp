@@ -2,6 +2,7 @@
 // reset), grid, axes, title, legend and the hover read-out.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "plot_state.hpp"
 #include "text_draw.hpp"
@@ -322,8 +323,12 @@ void draw_hover(CurrentPlot& c) {
   if (c.options.crosshair) {
     const float w = stroke(1.0f);
     const float x = std::round(c.mouse.x) + 0.5f, y = std::round(c.mouse.y) + 0.5f;
-    c.draw->AddLine(ImVec2(x, c.rect.Min.y), ImVec2(x, c.rect.Max.y), t.crosshair, w);
-    c.draw->AddLine(ImVec2(c.rect.Min.x, y), ImVec2(c.rect.Max.x, y), t.crosshair, w);
+    // A halo in the plot background colour keeps the line visible on dark heatmap cells.
+    const ImU32 halo = (t.plot_bg & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 150) & IM_COL32_A_MASK);
+    for (const auto& [color, width] : {std::pair{halo, w * 3.0f}, std::pair{t.crosshair, w}}) {
+      c.draw->AddLine(ImVec2(x, c.rect.Min.y), ImVec2(x, c.rect.Max.y), color, width);
+      c.draw->AddLine(ImVec2(c.rect.Min.x, y), ImVec2(c.rect.Max.x, y), color, width);
+    }
   }
   ImGui::BeginTooltip();
   const std::string xname = c.x_label.empty() ? "x" : c.x_label;
