@@ -97,10 +97,11 @@ struct EncodingHeatmap {
   EncodingFunction function = EncodingFunction::RopeCos;
   std::span<const float> frequencies;  // per pair (rad / position)
   int rows = 0;                        // RopeCos/Sin: pairs; Sinusoidal: dims
-  // Drawn extent in x. Position p is the cell [p - 1/2, p + 1/2], so x0 = -0.5,
-  // x1 = L - 0.5 shows positions 0 .. L-1 as whole cells.
+  // First and last position covered; cells are centred at integers, so the heatmap
+  // spans [x0 - 0.5, x1 + 0.5] and x0 = 0, x1 = L - 1 shows positions 0 .. L-1.
   double x0 = 0, x1 = 1;
-  // Extent in y; y0 >= y1 (default) means [-0.5, rows - 0.5]: row r centred at y = r.
+  // Centres of the first and last row; y0 >= y1 (default) means 0 .. rows-1, i.e. row r
+  // centred at y = r and the heatmap spanning [-0.5, rows - 0.5].
   double y0 = 0, y1 = 0;
   Colormap colormap = Colormap::RdBu;
   double vmin = -1.0, vmax = 1.0;

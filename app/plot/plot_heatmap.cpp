@@ -49,10 +49,11 @@ const char* theta_symbol() {
   return ImGui::GetFont()->FindGlyphNoFallback(0x3B8) != nullptr ? "\xCE\xB8" : "theta";
 }
 
-void hover_encoding(CurrentPlot& c, const EncodingHeatmap& spec, const PlotTransform& t, double y0, double y1) {
+void hover_encoding(CurrentPlot& c, const EncodingHeatmap& spec, const PlotTransform& t, double x0, double x1,
+                    double y0, double y1) {
   if (!c.hovered) return;
   const double x = (c.mouse.x - t.ax) / t.bx, y = (c.mouse.y - t.ay) / t.by;
-  if (x < std::min(spec.x0, spec.x1) || x > std::max(spec.x0, spec.x1) || y < y0 || y > y1) return;
+  if (x < x0 || x > x1 || y < y0 || y > y1) return;
   const int row = std::clamp(static_cast<int>(std::floor((y - y0) / (y1 - y0) * spec.rows)), 0, spec.rows - 1);
   // The framebuffer pixel under the mouse, mapped exactly as the shader maps it.
   const ImGuiIO& io = ImGui::GetIO();
@@ -107,10 +108,14 @@ void plot_encoding_heatmap(const char* label, const EncodingHeatmap& spec) {
   using namespace detail;
   ensure_axes();
   CurrentPlot& c = current();
-  if (spec.rows <= 0 || spec.frequencies.empty() || !(spec.x1 != spec.x0)) return;
-  const double y0 = spec.y0 < spec.y1 ? spec.y0 : -0.5;
-  const double y1 = spec.y0 < spec.y1 ? spec.y1 : spec.rows - 0.5;
-  fit_x(spec.x0, true), fit_x(spec.x1, true), fit_y(y0, true), fit_y(y1, true);
+  if (spec.rows <= 0 || spec.frequencies.empty() || !std::isfinite(spec.x0) || !std::isfinite(spec.x1)) return;
+  // Edges of the outer cells: positions and rows are cells centred on their coordinates.
+  const double x0 = std::min(spec.x0, spec.x1) - 0.5, x1 = std::max(spec.x0, spec.x1) + 0.5;
+  const bool rows_given = spec.y0 < spec.y1;
+  const double row_step = rows_given && spec.rows > 1 ? (spec.y1 - spec.y0) / (spec.rows - 1) : 1.0;
+  const double y0 = (rows_given ? spec.y0 : 0.0) - 0.5 * row_step;
+  const double y1 = (rows_given ? spec.y1 : spec.rows - 1.0) + 0.5 * row_step;
+  fit_x(x0, true), fit_x(x1, true), fit_y(y0, true), fit_y(y1, true);
   if (!linear_axes_or_message(c)) return;
 
   const PlotTransform t = plot_transform(c);
@@ -126,11 +131,11 @@ void plot_encoding_heatmap(const char* label, const EncodingHeatmap& spec) {
   call.vmin = static_cast<float>(spec.vmin);
   call.vmax = static_cast<float>(spec.vmax);
   call.pixel_mean = spec.pixel_mean;
-  quad_rect(c, t, std::min(spec.x0, spec.x1), std::max(spec.x0, spec.x1), y0, y1, call.quad_min, call.quad_max);
+  quad_rect(c, t, x0, x1, y0, y1, call.quad_min, call.quad_max);
   c.draw->PushClipRect(c.rect.Min, c.rect.Max, true);
   queue_encoding_draw(c.draw, std::move(call));
   c.draw->PopClipRect();
-  hover_encoding(c, spec, t, y0, y1);
+  hover_encoding(c, spec, t, x0, x1, y0, y1);
 }
 
 void plot_value_heatmap(const char* label, const ValueHeatmap& spec) {

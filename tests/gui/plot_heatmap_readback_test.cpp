@@ -111,10 +111,12 @@ Rendered render(const plot::EncodingHeatmap& spec, int width, int height, float 
   ImGui::Begin("test", nullptr, ImGuiWindowFlags_NoDecoration);
   if (plot::begin_plot("##heatmap", ImVec2(-1, -1), {.legend = false, .crosshair = false})) {
     const double y_max = spec.rows - 0.5;
-    plot::setup_axes({.label = "position", .min = spec.x0, .max = spec.x1, .lock = true},
+    // Cells are centred on positions x0 .. x1, so the heatmap spans x0 - 1/2 .. x1 + 1/2.
+    const double x_min = spec.x0 - 0.5, x_max = spec.x1 + 0.5;
+    plot::setup_axes({.label = "position", .min = x_min, .max = x_max, .lock = true},
                      {.label = "row", .min = -0.5, .max = y_max, .lock = true});
     plot::plot_encoding_heatmap("enc", spec);
-    const ImVec2 a = plot::to_pixels(spec.x0, -0.5), b = plot::to_pixels(spec.x1, y_max);
+    const ImVec2 a = plot::to_pixels(x_min, -0.5), b = plot::to_pixels(x_max, y_max);
     out.left = a.x * framebuffer_scale, out.bottom = a.y * framebuffer_scale;
     out.right = b.x * framebuffer_scale, out.top = b.y * framebuffer_scale;
     out.x_min = plot::visible_x_min(), out.x_max = plot::visible_x_max();
@@ -233,13 +235,14 @@ class HeatmapReadback : public ::testing::Test {
   }
 
   std::vector<float> freqs_ = rope_frequencies(kDim, 10000.0);
-  plot::EncodingHeatmap spec(plot::EncodingFunction f, double x0, double x1) const {
+  // A heatmap of positions first .. last.
+  plot::EncodingHeatmap spec(plot::EncodingFunction f, double first, double last) const {
     plot::EncodingHeatmap s;
     s.function = f;
     s.frequencies = freqs_;
     s.rows = f == plot::EncodingFunction::Sinusoidal ? kDim : kDim / 2;
-    s.x0 = x0;
-    s.x1 = x1;
+    s.x0 = first;
+    s.x1 = last;
     return s;
   }
 };
@@ -247,63 +250,63 @@ class HeatmapReadback : public ::testing::Test {
 using plot::EncodingFunction;
 
 TEST_F(HeatmapReadback, RopeCosShortTableMatchesExactValues) {
-  expect_matches(spec(EncodingFunction::RopeCos, -0.5, 127.5));
+  expect_matches(spec(EncodingFunction::RopeCos, 0, 127));
 }
 
 TEST_F(HeatmapReadback, RopeSinShortTableMatchesExactValues) {
-  expect_matches(spec(EncodingFunction::RopeSin, -0.5, 127.5));
+  expect_matches(spec(EncodingFunction::RopeSin, 0, 127));
 }
 
 TEST_F(HeatmapReadback, SinusoidalShortTableMatchesExactValues) {
-  expect_matches(spec(EncodingFunction::Sinusoidal, -0.5, 127.5));
+  expect_matches(spec(EncodingFunction::Sinusoidal, 0, 127));
 }
 
 TEST_F(HeatmapReadback, RopeCosMillionPositionsShowsPixelMeans) {
-  expect_matches(spec(EncodingFunction::RopeCos, -0.5, 1e6 - 0.5));
+  expect_matches(spec(EncodingFunction::RopeCos, 0, 1e6 - 1));
 }
 
 TEST_F(HeatmapReadback, RopeSinMillionPositionsShowsPixelMeans) {
-  expect_matches(spec(EncodingFunction::RopeSin, -0.5, 1e6 - 0.5));
+  expect_matches(spec(EncodingFunction::RopeSin, 0, 1e6 - 1));
 }
 
 TEST_F(HeatmapReadback, SinusoidalMillionPositionsShowsPixelMeans) {
-  expect_matches(spec(EncodingFunction::Sinusoidal, -0.5, 1e6 - 0.5));
+  expect_matches(spec(EncodingFunction::Sinusoidal, 0, 1e6 - 1));
 }
 
 // Zoomed in near p = 10^6, where float32 p·θ is off by up to 0.03 rad: each pixel is
 // narrower than a position, so the exact per-position values must appear.
 TEST_F(HeatmapReadback, ExactCellsNearOneMillion) {
   for (auto f : {EncodingFunction::RopeCos, EncodingFunction::RopeSin, EncodingFunction::Sinusoidal})
-    expect_matches(spec(f, 1e6 - 400.5, 1e6 + 399.5));
+    expect_matches(spec(f, 1e6 - 400, 1e6 + 399));
 }
 
 // A few positions per pixel at p ~ 10^6: means over short spans, where phase errors
 // would show directly.
 TEST_F(HeatmapReadback, ShortMeansNearOneMillion) {
   for (auto f : {EncodingFunction::RopeCos, EncodingFunction::Sinusoidal})
-    expect_matches(spec(f, 1e6 - 3000.5, 1e6 + 2999.5));
+    expect_matches(spec(f, 1e6 - 3000, 1e6 + 2999));
 }
 
 TEST_F(HeatmapReadback, PointSamplingWithoutPixelMean) {
-  auto s = spec(EncodingFunction::RopeCos, -0.5, 131072 - 0.5);
+  auto s = spec(EncodingFunction::RopeCos, 0, 131072 - 1);
   s.pixel_mean = false;
   expect_matches(s);
 }
 
 TEST_F(HeatmapReadback, HighDpiFramebufferScale) {
-  expect_matches(spec(EncodingFunction::RopeCos, -0.5, 1e6 - 0.5), 2.0f, 2200, 1120);
-  expect_matches(spec(EncodingFunction::RopeSin, 1e6 - 400.5, 1e6 + 399.5), 2.0f, 2200, 1120);
+  expect_matches(spec(EncodingFunction::RopeCos, 0, 1e6 - 1), 2.0f, 2200, 1120);
+  expect_matches(spec(EncodingFunction::RopeSin, 1e6 - 400, 1e6 + 399), 2.0f, 2200, 1120);
 }
 
 TEST_F(HeatmapReadback, ViridisColormap) {
-  auto s = spec(EncodingFunction::RopeCos, -0.5, 127.5);
+  auto s = spec(EncodingFunction::RopeCos, 0, 127);
   s.colormap = plot::Colormap::Viridis;
   expect_matches(s);
 }
 
 // cos(0·θ) = 1 for every pair: the first position's column is the colour of +1.
 TEST_F(HeatmapReadback, PositionZeroOfCosIsPlusOneColour) {
-  const auto s = spec(EncodingFunction::RopeCos, -0.5, 127.5);
+  const auto s = spec(EncodingFunction::RopeCos, 0, 127);
   const Rendered r = render(s, 1100, 560);
   const Rgba plus_one = expected_color(plot::Colormap::RdBu, 1.0, -1.0, 1.0);
   const int x0 = static_cast<int>(std::ceil(r.left)) + 1;  // inside cell [-0.5, 0.5]
