@@ -35,7 +35,7 @@ struct AxisSpec {
   bool auto_fit = true;
   bool lock = false;  // ignore user zoom/pan on this axis, always use min/max
   // Values grow right-to-left (x) or top-to-bottom (y), e.g. matrix rows with row 0 on
-  // top: an inverted y axis with y0 = -0.5, y1 = rows - 0.5 and y_down = false.
+  // top (with ValueHeatmap::y_down).
   bool invert = false;
   // Format for tick labels and hover values; nullptr picks by magnitude.
   const char* format = nullptr;
@@ -123,7 +123,9 @@ struct ValueHeatmap {
   Colormap colormap = Colormap::Viridis;
   double vmin = 0.0, vmax = 1.0;
   unsigned long long version = 0;  // bump when values change
-  bool y_down = false;             // row 0 at the top (matrices)
+  // Row 0 at the top of the screen (matrices). For tick labels and mouse_y() to count
+  // rows downwards too, also set `invert` on the y AxisSpec (then row r is at y = r).
+  bool y_down = false;
 };
 void plot_value_heatmap(const char* label, const ValueHeatmap& spec);
 

@@ -92,7 +92,7 @@ void hover_values(CurrentPlot& c, const ValueHeatmap& spec, const PlotTransform&
   if (fx < 0 || fx >= 1 || fy < 0 || fy >= 1) return;
   const int col = std::min(spec.columns - 1, static_cast<int>(fx * spec.columns));
   const int row_up = std::min(spec.rows - 1, static_cast<int>(fy * spec.rows));
-  const int row = spec.y_down ? spec.rows - 1 - row_up : row_up;
+  const int row = (spec.y_down != c.y_spec.invert) ? spec.rows - 1 - row_up : row_up;
   const float v = spec.values[static_cast<size_t>(row) * spec.columns + col];
   char line[160];
   std::snprintf(line, sizeof line, "row %d, column %d", row, col);
@@ -157,7 +157,8 @@ void plot_value_heatmap(const char* label, const ValueHeatmap& spec) {
   call.rows = spec.rows;
   call.columns = spec.columns;
   call.x0 = spec.x0, call.x1 = spec.x1, call.y0 = spec.y0, call.y1 = spec.y1;
-  call.y_down = spec.y_down;
+  // y_down is about the screen: on an inverted y axis the top already is y0.
+  call.y_down = spec.y_down != c.y_spec.invert;
   call.transform = t;
   call.colormap = spec.colormap;
   call.vmin = static_cast<float>(spec.vmin);
