@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace plot::detail {
 namespace {
@@ -57,7 +58,9 @@ std::vector<Tick> linear_ticks(double min, double max, int max_labels, const cha
   std::vector<Tick> ticks;
   if (!(max > min) || !std::isfinite(min) || !std::isfinite(max)) return ticks;
   max_labels = std::max(max_labels, 2);
-  const double step = nice_step((max - min) / max_labels);
+  double step = nice_step((max - min) / max_labels);
+  // An integer format ("%.0f") would repeat labels for fractional steps.
+  if (format != nullptr && std::strstr(format, ".0f") != nullptr) step = std::max(step, 1.0);
   const double first = std::ceil(min / step - 1e-9) * step;
   const double largest = std::max(std::abs(min), std::abs(max));
   const bool scientific = largest >= 1e6 || (largest < 1e-3);

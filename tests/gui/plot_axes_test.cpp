@@ -39,6 +39,13 @@ TEST(Ticks, LinearUsesOneTwoFiveSteps) {
   EXPECT_EQ(wide[0].label, "0");
 }
 
+TEST(Ticks, IntegerFormatNeverRepeatsLabels) {
+  const auto ticks = plot::detail::linear_ticks(-0.5, 3.5, 12, "%.0f");
+  std::vector<std::string> labels;
+  for (const auto& t : ticks) labels.push_back(t.label);
+  EXPECT_EQ(labels, (std::vector<std::string>{"0", "1", "2", "3"}));
+}
+
 TEST(Ticks, LinearLargeValuesAreCompactScientific) {
   const auto ticks = plot::detail::linear_ticks(0.0, 1e6, 6);
   ASSERT_FALSE(ticks.empty());
