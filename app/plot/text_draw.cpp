@@ -1,5 +1,7 @@
 #include "text_draw.hpp"
 
+#include <algorithm>
+
 #include "plot_state.hpp"
 
 namespace plot::detail {
@@ -52,6 +54,11 @@ void draw_vertical_text(ImDrawList* draw, ImVec2 center, const std::string& text
   // Draw horizontally, then rotate the new vertices about the centre (ImGui has no
   // rotated-text API in 1.86; this is the approach ImPlot uses).
   const ImVec2 size = text_size(text);
+  // ImGui culls glyphs against the clip rect before we rotate them, which would cut the
+  // start of a label that sticks out of the frame while still horizontal. A square clip
+  // rect around the centre covers the text both before and after the rotation.
+  const float half = std::max(size.x, size.y) * 0.5f + 2.0f;
+  draw->PushClipRect(ImVec2(center.x - half, center.y - half), ImVec2(center.x + half, center.y + half), false);
   const int first = draw->VtxBuffer.Size;
   draw->AddText(ImGui::GetFont(), em(), ImVec2(center.x - size.x * 0.5f, center.y - size.y * 0.5f), color,
                 text.c_str());
@@ -61,6 +68,7 @@ void draw_vertical_text(ImDrawList* draw, ImVec2 center, const std::string& text
     // 90° counter-clockwise on screen (y down): (dx, dy) -> (dy, -dx).
     v.pos = ImVec2(center.x + dy, center.y - dx);
   }
+  draw->PopClipRect();
 }
 
 }  // namespace plot::detail
