@@ -2,9 +2,13 @@
 
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "platform/app_session.hpp"
 #include "export/view_export.hpp"
@@ -19,6 +23,24 @@ namespace {
 std::string layout_file() {
   const auto dir = config_dir();
   return dir.empty() ? std::string() : (dir / "imgui.ini").string();
+}
+
+// Files dropped onto the window, collected by GLFW's callback and handled after the frame.
+std::vector<std::string> g_dropped;
+
+void on_drop(GLFWwindow*, int count, const char** paths) {
+  for (int i = 0; i < count; ++i) g_dropped.emplace_back(paths[i]);
+}
+
+// Dynamic NTK teaching aid: L sweeps L_orig/2 ... 16·L_orig and back (log scale), 12 s a cycle.
+void animate_length(AppState& s, double t) {
+  const double lo = std::log(std::max(1.0, double(s.rope.original_max_position_embeddings()) / 2.0));
+  const double hi = std::log(double(s.rope.original_max_position_embeddings()) * 16.0);
+  const double phase = std::fmod(t / 12.0, 1.0);
+  const double u = phase < 0.5 ? 2 * phase : 2 - 2 * phase;
+  s.length = std::clamp<long long>(std::llround(std::exp(lo + (hi - lo) * u)), 1, 1'000'000);
+  s.position = std::min(s.position, s.length - 1);
+  s.anchor = std::min(s.anchor, s.length - 1);
 }
 
 }  // namespace
@@ -46,11 +68,15 @@ int run_gui(AppState state, const GuiOptions& options) {
       return errors.empty() ? 0 : 3;
     }
     StatusLine status;
+    glfwSetDropCallback(session.window().handle(), on_drop);
     while (!session.window().should_close()) {
+      if (session.state().animate_length) animate_length(session.state(), glfwGetTime());
       FrameOptions frame_options;
       frame_options.status = &status;
       const FileActions actions = session.frame(glfwGetTime(), frame_options);
       session.window().swap();
+      load_dropped_files(session.state(), g_dropped, status, glfwGetTime());
+      g_dropped.clear();
       if (actions.export_png) {
         try {
           const double ms = export_view_png(session, *actions.export_png);

@@ -20,7 +20,26 @@ void apply_preset(AppState& state, const std::string& key) {
 AppState default_state() {
   AppState state;
   apply_preset(state, pe::kTeachingPreset);
+  state.compare_b = state.rope;
+  state.compare_b.theta = 500000.0;  // a first contrast: Llama 3's base against 10^4
+  state.compare_b.name = "teaching, θ = 5·10⁵";
   return state;
+}
+
+void load_config_file(AppState& state, const std::string& path) {
+  pe::RopeConfig config = pe::load_hf_config(path);  // throws pe::ConfigError naming the key
+  pe::validate(config);
+  state.rope = config;
+  state.preset.clear();
+  state.length = config.original_max_position_embeddings();
+  state.position = std::min<long long>(state.position, state.length - 1);
+  state.pair = std::min<long long>(state.pair, std::max<long long>(config.rotary_dim() / 2 - 1, 0));
+  state.vector.clear();
+  state.config_error.clear();
+  auto& recent = state.recent_configs;
+  recent.erase(std::remove(recent.begin(), recent.end(), path), recent.end());
+  recent.insert(recent.begin(), path);
+  if (recent.size() > 8) recent.resize(8);
 }
 
 std::string validate_state(const AppState& s) {

@@ -34,6 +34,16 @@ struct AppState {
   long long heads = 8;
   long long head = 1;       // 1-based ALiBi head shown
   long long learned_max_len = 64;
+  // Extrapolation: the scaling method compared with plain RoPE
+  pe::RopeType extrapolation_method = pe::RopeType::Yarn;
+  // Compare A/B: B is a second configuration drawn beside the main one (A).
+  pe::RopeConfig compare_b;
+  std::string compare_b_preset;
+  std::string compare_view = "rope-cos";
+  // Real configs: recently opened config.json paths (newest first) and the last error.
+  std::vector<std::string> recent_configs;
+  std::string config_error;
+  bool animate_length = false;  // dynamic NTK: sweep the current length
   // Display
   ColormapChoice colormap = ColormapChoice::RdBu;
   bool pixel_mean = true;
@@ -43,6 +53,10 @@ struct AppState {
   double theta() const { return rope.theta; }
   long long dim() const { return rope.head_dim; }
 };
+
+// Loads a Hugging Face config.json into state.rope (length = its training context) and
+// records it in recent_configs. On error the state is unchanged and the error rethrown.
+void load_config_file(AppState& state, const std::string& path);
 
 // Loads a preset into state (rope config and a sensible length); throws pe::InvalidArgument.
 void apply_preset(AppState& state, const std::string& key);

@@ -1,5 +1,6 @@
 #include "state/derived.hpp"
 
+#include <atomic>
 #include <sstream>
 
 #include "pe/errors.hpp"
@@ -38,7 +39,10 @@ void update_derived(const AppState& state, Derived& d) {
   std::string key = input_key(state);
   if (d.version != 0 && key == d.input_key) return;
   d.input_key = std::move(key);
-  ++d.version;
+  // Versions are unique across all Derived instances (A/B compare draws the same views
+  // from two states), so view caches keyed on a version never mix them up.
+  static std::atomic<unsigned long long> next_version{1};
+  d.version = next_version++;
   d.error.clear();
   try {
     pe::require_length("length", state.length);

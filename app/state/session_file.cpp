@@ -103,6 +103,41 @@ void scaling_from_json(const json& j, pe::RopeScaling& s, std::vector<std::strin
   }
 }
 
+json rope_to_json(const pe::RopeConfig& r) {
+  return {{"name", r.name},
+          {"title", r.title},
+          {"source", r.source},
+          {"theta", r.theta},
+          {"dim", r.head_dim},
+          {"partial_rotary_factor", r.partial_rotary_factor},
+          {"max_position_embeddings", r.max_position_embeddings},
+          {"convention", pe::to_string(r.convention)},
+          {"scaling", scaling_to_json(r.scaling)}};
+}
+
+void rope_from_json(const json& v, const std::string& prefix, pe::RopeConfig& rope, std::vector<std::string>& warnings) {
+  if (!v.is_object()) throw SessionError(prefix + ": expected an object, got " + v.type_name());
+  for (const auto& [rk, rv] : v.items()) {
+    const std::string full = prefix + "." + rk;
+    const char* fk = full.c_str();
+    if (rk == "name") rope.name = get_as<std::string>(rv, fk);
+    else if (rk == "title") rope.title = get_as<std::string>(rv, fk);
+    else if (rk == "source") rope.source = get_as<std::string>(rv, fk);
+    else if (rk == "theta") rope.theta = get_as<double>(rv, fk);
+    else if (rk == "dim") rope.head_dim = get_as<long long>(rv, fk);
+    else if (rk == "partial_rotary_factor") rope.partial_rotary_factor = get_as<double>(rv, fk);
+    else if (rk == "max_position_embeddings") rope.max_position_embeddings = get_as<long long>(rv, fk);
+    else if (rk == "convention") {
+      try {
+        rope.convention = pe::pair_convention_from_string(get_as<std::string>(rv, fk));
+      } catch (const pe::InvalidArgument& e) {
+        throw SessionError(full + ": " + e.what());
+      }
+    } else if (rk == "scaling") scaling_from_json(rv, rope.scaling, warnings);
+    else warnings.push_back("unknown key '" + full + "' ignored");
+  }
+}
+
 }  // namespace
 
 std::string session_to_json(const AppState& s) {
@@ -111,15 +146,12 @@ std::string session_to_json(const AppState& s) {
       {"pe_viz_session", kSessionVersion},
       {"view", s.view},
       {"preset", s.preset},
-      {"rope",
-       {{"name", r.name},
-        {"source", r.source},
-        {"theta", r.theta},
-        {"dim", r.head_dim},
-        {"partial_rotary_factor", r.partial_rotary_factor},
-        {"max_position_embeddings", r.max_position_embeddings},
-        {"convention", pe::to_string(r.convention)},
-        {"scaling", scaling_to_json(r.scaling)}}},
+      {"rope", rope_to_json(r)},
+      {"compare_b", rope_to_json(s.compare_b)},
+      {"compare_b_preset", s.compare_b_preset},
+      {"compare_view", s.compare_view},
+      {"recent_configs", s.recent_configs},
+      {"extrapolation_method", pe::to_string(s.extrapolation_method)},
       {"length", s.length},
       {"position", s.position},
       {"pair", s.pair},
@@ -183,24 +215,20 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
       else if (c == "cividis") s.colormap = ColormapChoice::Cividis;
       else throw SessionError("colormap: '" + c + "' is not one of rdbu, viridis, cividis");
     } else if (key == "rope") {
-      if (!v.is_object()) throw SessionError(std::string("rope: expected an object, got ") + v.type_name());
-      for (const auto& [rk, rv] : v.items()) {
-        const std::string full = "rope." + rk;
-        const char* fk = full.c_str();
-        if (rk == "name") s.rope.name = get_as<std::string>(rv, fk);
-        else if (rk == "source") s.rope.source = get_as<std::string>(rv, fk);
-        else if (rk == "theta") s.rope.theta = get_as<double>(rv, fk);
-        else if (rk == "dim") s.rope.head_dim = get_as<long long>(rv, fk);
-        else if (rk == "partial_rotary_factor") s.rope.partial_rotary_factor = get_as<double>(rv, fk);
-        else if (rk == "max_position_embeddings") s.rope.max_position_embeddings = get_as<long long>(rv, fk);
-        else if (rk == "convention") {
-          try {
-            s.rope.convention = pe::pair_convention_from_string(get_as<std::string>(rv, fk));
-          } catch (const pe::InvalidArgument& e) {
-            throw SessionError(full + ": " + e.what());
-          }
-        } else if (rk == "scaling") scaling_from_json(rv, s.rope.scaling, warnings);
-        else warnings.push_back("unknown key '" + full + "' ignored");
+      rope_from_json(v, "rope", s.rope, warnings);
+    } else if (key == "compare_b") {
+      rope_from_json(v, "compare_b", s.compare_b, warnings);
+    } else if (key == "compare_b_preset") s.compare_b_preset = get_as<std::string>(v, k);
+    else if (key == "compare_view") s.compare_view = get_as<std::string>(v, k);
+    else if (key == "recent_configs") {
+      if (!v.is_array()) throw SessionError(std::string("recent_configs: expected a list of paths, got ") + v.type_name());
+      s.recent_configs.clear();
+      for (const auto& path : v) s.recent_configs.push_back(get_as<std::string>(path, k));
+    } else if (key == "extrapolation_method") {
+      try {
+        s.extrapolation_method = pe::rope_type_from_string(get_as<std::string>(v, k));
+      } catch (const pe::InvalidArgument& e) {
+        throw SessionError(std::string(k) + ": " + e.what());
       }
     } else {
       warnings.push_back("unknown key '" + key + "' ignored");

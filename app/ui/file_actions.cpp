@@ -152,6 +152,18 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
   return actions;
 }
 
+void load_dropped_files(AppState& state, const std::vector<std::string>& paths, StatusLine& status, double now) {
+  for (const std::string& path : paths) {
+    try {
+      load_config_file(state, path);
+      set_status(status, "Loaded " + path, false, now);
+    } catch (const std::exception& e) {
+      state.config_error = e.what();
+      set_status(status, "Not loaded: " + std::string(e.what()), true, now);
+    }
+  }
+}
+
 void draw_status_line(const StatusLine& status, double now) {
   if (status.text.empty() || (!status.error && now - status.shown_at > 8.0)) return;
   ImGui::PushStyleColor(ImGuiCol_Text, status.error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.5f, 0.85f, 0.5f, 1.0f));

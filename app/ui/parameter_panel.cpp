@@ -1,10 +1,12 @@
 #include "ui/parameter_panel.hpp"
 
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "pe/config.hpp"
 #include "pe/scaling.hpp"
@@ -47,6 +49,47 @@ void preset_combo(AppState& s) {
     ImGui::EndCombo();
   }
   tip("preset: a real model's RoPE settings (θ, head dim, scaling) or the small teaching default.");
+}
+
+// Path field, recent files and a summary of what was read; errors keep the previous config.
+void draw_config_loader(AppState& s) {
+  static std::string path;
+  ImGui::InputTextWithHint("##config-path", "path/to/config.json (or drop a file)", &path);
+  tip("A Hugging Face config.json: rope_theta, head_dim, partial_rotary_factor, max_position_embeddings and "
+      "rope_scaling / rope_parameters are read. You can also drag and drop the file onto the window.");
+  ImGui::SameLine();
+  auto load = [&](const std::string& p) {
+    try {
+      load_config_file(s, p);
+    } catch (const std::exception& e) {
+      s.config_error = e.what();
+    }
+  };
+  if (ImGui::Button("Load") && !path.empty()) load(path);
+  if (!s.recent_configs.empty()) {
+    if (ImGui::BeginCombo("recent", "recent files…")) {
+      for (const std::string& r : std::vector<std::string>(s.recent_configs))
+        if (ImGui::Selectable(r.c_str())) {
+          path = r;
+          load(r);
+        }
+      ImGui::EndCombo();
+    }
+    tip("recent_configs: config files opened before (kept in the session).");
+  }
+  if (!s.config_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("Not loaded (previous config kept): %s", s.config_error.c_str());
+    ImGui::PopStyleColor();
+  }
+  const pe::RopeConfig& r = s.rope;
+  ImGui::TextDisabled("%s", r.title.empty() ? (r.name.empty() ? "custom parameters" : r.name.c_str()) : r.title.c_str());
+  ImGui::TextDisabled("θ = %.6g, head_dim = %lld, rotary dims = %lld", r.theta, r.head_dim, r.rotary_dim());
+  ImGui::TextDisabled("max_position_embeddings = %lld, L_orig = %lld", r.max_position_embeddings, r.original_max_position_embeddings());
+  if (r.scaling.type != pe::RopeType::Default)
+    ImGui::TextDisabled("scaling %s × %.4g (β %.3g/%.3g, freq factors %.3g/%.3g)", pe::to_string(r.scaling.type), r.scaling.factor,
+                        r.scaling.beta_fast, r.scaling.beta_slow, r.scaling.low_freq_factor, r.scaling.high_freq_factor);
+  if (!r.source.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.source.c_str());
 }
 
 }  // namespace
@@ -128,6 +171,15 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
     s.preset.clear();
   }
   tip("factor: how many times longer than the training context the model should run.");
+
+  if (s.rope.scaling.type == pe::RopeType::Dynamic || s.animate_length) {
+    ImGui::Checkbox("animate length", &s.animate_length);
+    tip("animate_length: sweep the current length L from L_orig/2 to 16·L_orig and back, and watch dynamic NTK raise "
+        "the effective base as L passes the training length (see the scaling and spectrum views).");
+  }
+
+  section("Model config.json");
+  draw_config_loader(s);
 
   section("Display");
   int cmap = int(s.colormap);

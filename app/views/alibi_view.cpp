@@ -49,7 +49,7 @@ void draw_alibi_view(ViewContext& ctx) {
   const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
   const float h = ImGui::GetContentRegionAvail().y - note_h;
   const float left_w = ctx.size.x * 0.38f;
-  std::vector<double> hx(std::size_t(s.heads)), hy(std::size_t(s.heads));
+  std::vector<double> hx(static_cast<std::size_t>(s.heads)), hy(std::size_t(s.heads));
   for (long long k = 0; k < s.heads; ++k) { hx[k] = double(k + 1); hy[k] = slopes[k]; }
   if (plot::begin_plot("##alibi-slopes", {left_w, h}, {.title = "Slope m_h per head"})) {
     plot::setup_axes({.label = "head h", .min = 0.5, .max = double(s.heads) + 0.5},
@@ -64,13 +64,13 @@ void draw_alibi_view(ViewContext& ctx) {
     plot::end_plot();
   }
   ImGui::SameLine();
-  const float bar_w = 90.0f * plot::pixel_scale();
   const double vmin = -slope * double(n - 1);
+  const float bar_w = plot::colorbar_width("bias", vmin, 0.0);
   const std::string title = "Bias −m·(i − j), head " + std::to_string(head) + ", m = " + std::to_string(slope);
   if (plot::begin_plot("##alibi-bias", {ctx.size.x - left_w - bar_w - 2 * ImGui::GetStyle().ItemSpacing.x, h},
                        {.title = title.c_str(), .legend = false, .equal_aspect = true})) {
     plot::setup_axes({.label = "key position j", .min = -0.5, .max = double(n) - 0.5},
-                     {.label = "query position i", .min = -0.5, .max = double(n) - 0.5});
+                     {.label = "query position i", .min = -0.5, .max = double(n) - 0.5, .invert = true});
     plot::plot_value_heatmap("bias", {.values = shown, .rows = int(n), .columns = int(n),
                                       .x0 = -0.5, .x1 = double(n) - 0.5, .y0 = -0.5, .y1 = double(n) - 0.5,
                                       .colormap = plot::Colormap::Viridis, .vmin = vmin, .vmax = 0.0,

@@ -50,11 +50,11 @@ void draw_learned_view(ViewContext& ctx) {
   } catch (const pe::PositionOutOfRange& e) {
     ImGui::TextColored({1, 0.45f, 0.4f, 1}, "Position p = %lld: %s", s.position, e.what());
   }
-  const float bar_w = 90.0f * plot::pixel_scale();
+  const float bar_w = plot::colorbar_width("value", -0.06, 0.06);
   const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
   const float h = ImGui::GetContentRegionAvail().y - note_h;
   const double shown = double(std::max(s.length, table->max_len()));
-  if (plot::begin_plot("##learned", {ctx.size.x - bar_w, h}, {.title = "Learned position table (random init)", .legend = false})) {
+  if (plot::begin_plot("##learned", {ctx.size.x - bar_w - ImGui::GetStyle().ItemSpacing.x, h}, {.title = "Learned position table (random init)", .legend = false})) {
     plot::setup_axes({.label = "position p", .min = -0.5, .max = shown - 0.5},
                      {.label = "dimension j", .min = -0.5, .max = double(d) - 0.5, .format = "%.0f"});
     const auto& t = table->table();

@@ -16,11 +16,11 @@ void draw_rope_table(ViewContext& ctx, bool cosine) {
   const auto& inv_freq = ctx.derived.rope.inv_freq;
   const long long pairs = inv_freq.size();
   const char* fn = cosine ? "cos" : "sin";
-  const float bar_w = 90.0f * plot::pixel_scale();
+  const float bar_w = plot::colorbar_width(cosine ? "cos" : "sin", -1.0, 1.0);
   const ImVec2 top = split_height(ctx.size, 0.55f);
 
   const std::string title = std::string("RoPE ") + fn + "(p·θ_i) table — " + std::to_string(pairs) + " pairs";
-  if (plot::begin_plot(cosine ? "##rope-cos-heatmap" : "##rope-sin-heatmap", {top.x - bar_w, top.y},
+  if (plot::begin_plot(cosine ? "##rope-cos-heatmap" : "##rope-sin-heatmap", {top.x - bar_w - ImGui::GetStyle().ItemSpacing.x, top.y},
                        {.title = title.c_str(), .legend = false})) {
     plot::setup_axes({.label = "position p", .min = -0.5, .max = double(s.length) - 0.5},
                      {.label = "pair i", .min = -0.5, .max = double(pairs) - 0.5, .format = "%.0f"});

@@ -15,10 +15,10 @@ void draw_sinusoidal_view(ViewContext& ctx) {
   if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
   const AppState& s = ctx.state;
   const long long d = s.rope.head_dim;
-  const float bar_w = 90.0f * plot::pixel_scale();
+  const float bar_w = plot::colorbar_width("PE value", -1.0, 1.0);
   const ImVec2 top = split_height(ctx.size, 0.55f);
 
-  if (plot::begin_plot("##sinusoidal-heatmap", {top.x - bar_w, top.y},
+  if (plot::begin_plot("##sinusoidal-heatmap", {top.x - bar_w - ImGui::GetStyle().ItemSpacing.x, top.y},
                        {.title = "Sinusoidal position encoding PE(p, j)", .legend = false})) {
     plot::setup_axes({.label = "position p", .min = -0.5, .max = double(s.length) - 0.5},
                      {.label = "dimension j", .min = -0.5, .max = double(d) - 0.5, .format = "%.0f"});

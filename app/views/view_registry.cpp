@@ -14,6 +14,9 @@ void draw_clock_hands_view(ViewContext& ctx);
 void draw_relative_score_view(ViewContext& ctx);
 void draw_alibi_view(ViewContext& ctx);
 void draw_attention_view(ViewContext& ctx);
+void draw_scaling_view(ViewContext& ctx);
+void draw_extrapolation_view(ViewContext& ctx);
+void draw_compare_view(ViewContext& ctx);
 
 namespace {
 const ViewInfo kViews[] = {
@@ -26,6 +29,9 @@ const ViewInfo kViews[] = {
     {"relative-score", "Relative score", "s(Δ) = ⟨R(m)q, R(m+Δ)k⟩: depends only on Δ, decays; long-term-decay bound", draw_relative_score_view},
     {"alibi", "ALiBi", "ALiBi per-head slopes and the causal bias matrix", draw_alibi_view},
     {"attention", "Attention", "Attention patterns softmax(QKᵀ/√d + mask) under each method", draw_attention_view},
+    {"scaling", "Scaling", "RoPE context extension: wavelengths before/after and θ'/θ of every method", draw_scaling_view},
+    {"extrapolation", "Extrapolation", "Which rotation angles are unseen past the training length, per method", draw_extrapolation_view},
+    {"compare", "Compare A/B", "Any view for two configurations side by side, and their difference", draw_compare_view},
 };
 }  // namespace
 

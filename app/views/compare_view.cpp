@@ -1,0 +1,190 @@
+// Compare A/B: any view drawn for two configurations side by side (A = the main
+// parameters, B = a second configuration), plus their difference: cos-table A − B as a
+// heatmap and relative-score curves with the difference curve.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "pe/analysis.hpp"
+#include "pe/config.hpp"
+#include "views/view.hpp"
+
+namespace app {
+namespace {
+
+void b_controls(AppState& s) {
+  pe::RopeConfig& b = s.compare_b;
+  ImGui::SetNextItemWidth(220.0f * plot::pixel_scale());
+  static const std::vector<pe::PresetInfo> presets = pe::list_presets();
+  if (ImGui::BeginCombo("B preset", s.compare_b_preset.empty() ? "(custom)" : s.compare_b_preset.c_str())) {
+    for (const auto& p : presets)
+      if (ImGui::Selectable(p.title.c_str(), p.key == s.compare_b_preset)) {
+        try {
+          b = pe::load_preset(p.key);
+          s.compare_b_preset = p.key;
+        } catch (const std::exception&) {
+        }
+      }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_b_preset: the model for configuration B.");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
+  const double tmin = 2.0, tmax = 1e7;
+  if (ImGui::SliderScalar("θ B", ImGuiDataType_Double, &b.theta, &tmin, &tmax, "%.6g", ImGuiSliderFlags_Logarithmic))
+    s.compare_b_preset.clear();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_b.theta: B's RoPE base.");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(120.0f * plot::pixel_scale());
+  int dim = int(b.head_dim);
+  if (ImGui::SliderInt("d B", &dim, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic)) {
+    b.head_dim = std::max(2, dim - dim % 2);
+    s.compare_b_preset.clear();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_b.dim: B's head dimension (even).");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(130.0f * plot::pixel_scale());
+  if (ImGui::BeginCombo("scaling B", pe::to_string(b.scaling.type))) {
+    for (pe::RopeType t : pe::all_rope_types())
+      if (ImGui::Selectable(pe::to_string(t), t == b.scaling.type)) {
+        b.scaling.type = t;
+        if (t != pe::RopeType::Default && b.scaling.factor <= 1.0) b.scaling.factor = 4.0;
+        s.compare_b_preset.clear();
+      }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110.0f * plot::pixel_scale());
+  const double fmin = 1.0, fmax = 64.0;
+  if (ImGui::SliderScalar("factor B", ImGuiDataType_Double, &b.scaling.factor, &fmin, &fmax, "%.3g", ImGuiSliderFlags_Logarithmic))
+    s.compare_b_preset.clear();
+  ImGui::SameLine();
+  if (ImGui::Button("Swap A↔B")) {
+    std::swap(s.rope, s.compare_b);
+    std::swap(s.preset, s.compare_b_preset);
+    s.vector.clear();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Exchange the two configurations.");
+  ImGui::SameLine();
+  if (ImGui::Button("Copy A→B")) {
+    s.compare_b = s.rope;
+    s.compare_b_preset = s.preset;
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Make B a copy of A, then change one thing.");
+}
+
+}  // namespace
+
+void draw_compare_view(ViewContext& ctx) {
+  AppState& a = ctx.state;
+  if (!ctx.exporting) {
+    ImGui::SetNextItemWidth(170.0f * plot::pixel_scale());
+    if (ImGui::BeginCombo("view", a.compare_view.c_str())) {
+      for (const auto& v : all_views())
+        if (std::string(v.name) != "compare" && ImGui::Selectable(v.name, a.compare_view == v.name)) a.compare_view = v.name;
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_view: the view drawn for A and for B.");
+    ImGui::SameLine();
+    b_controls(a);
+  }
+  const ViewInfo* inner = find_view(a.compare_view);
+  if (!inner || std::string(inner->name) == "compare") inner = find_view("rope-cos");
+
+  // B shares everything with A but the RoPE configuration.
+  AppState b = a;
+  b.rope = a.compare_b;
+  b.preset = a.compare_b_preset;
+  b.vector.clear();
+  b.pair = std::min<long long>(b.pair, std::max<long long>(b.rope.rotary_dim() / 2 - 1, 0));
+  static Derived derived_b;
+  update_derived(b, derived_b);
+
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float avail_h = ImGui::GetContentRegionAvail().y;
+  const float half_w = (ctx.size.x - spacing) * 0.5f, top_h = avail_h * 0.62f;
+  const std::string a_label = "A: " + (a.rope.title.empty() ? (a.preset.empty() ? "custom" : a.preset) : a.rope.title) +
+                              " (θ = " + std::to_string(a.rope.theta).substr(0, 9) + ", d = " + std::to_string(a.rope.head_dim) + ")";
+  const std::string b_label = "B: " + (b.rope.title.empty() ? (b.preset.empty() ? "custom" : b.preset) : b.rope.title) +
+                              " (θ = " + std::to_string(b.rope.theta).substr(0, 9) + ", d = " + std::to_string(b.rope.head_dim) + ")";
+  for (int side = 0; side < 2; ++side) {
+    if (side) ImGui::SameLine();
+    ImGui::PushID(side);
+    ImGui::BeginChild("##side", {half_w, top_h}, false);
+    ImGui::TextUnformatted(side == 0 ? a_label.c_str() : b_label.c_str());
+    ViewContext inner_ctx{side == 0 ? a : b, side == 0 ? ctx.derived : derived_b, ImGui::GetContentRegionAvail(), ctx.time_seconds,
+                          true};
+    if (!inner_ctx.derived.error.empty()) show_state_error(inner_ctx.derived);
+    else inner->draw(inner_ctx);
+    ImGui::EndChild();
+    ImGui::PopID();
+  }
+
+  // Difference panel.
+  if (!ctx.derived.error.empty() || !derived_b.error.empty()) return;
+  const auto& fa = ctx.derived.rope.inv_freq;
+  const auto& fb = derived_b.rope.inv_freq;
+  const float bottom_h = ImGui::GetContentRegionAvail().y;
+  const long long length = a.length;
+  if (fa.size() == fb.size()) {
+    static std::vector<float> diff;
+    static std::string key;
+    static unsigned long long version = 0;
+    const int columns = int(std::min<long long>(length, 512));
+    const std::string k = std::to_string(ctx.derived.version) + "|" + std::to_string(derived_b.version);
+    if (k != key) {
+      key = k;
+      ++version;
+      diff.assign(std::size_t(fa.size()) * std::size_t(columns), 0.0f);
+      for (Eigen::Index i = 0; i < fa.size(); ++i)
+        for (int c = 0; c < columns; ++c) {
+          const double p = std::floor(double(c) * double(length) / columns);
+          diff[std::size_t(i) * std::size_t(columns) + std::size_t(c)] = float(std::cos(p * fa[i]) - std::cos(p * fb[i]));
+        }
+    }
+    if (plot::begin_plot("##diff-heatmap", {half_w, bottom_h}, {.title = "Difference cos(p·θ_i): A − B", .legend = false})) {
+      plot::setup_axes({.label = "position p", .min = 0, .max = double(length)},
+                       {.label = "pair i", .min = -0.5, .max = double(fa.size()) - 0.5, .format = "%.0f"});
+      plot::plot_value_heatmap("A − B", {.values = diff, .rows = int(fa.size()), .columns = columns, .x0 = 0, .x1 = double(length),
+                                         .y0 = -0.5, .y1 = double(fa.size()) - 0.5, .colormap = plot::Colormap::RdBu, .vmin = -2.0,
+                                         .vmax = 2.0, .version = version});
+      if (plot::is_plot_hovered()) {
+        const long long i = std::clamp<long long>(std::llround(plot::mouse_y()), 0, fa.size() - 1);
+        const double p = std::max(0.0, std::round(plot::mouse_x()));
+        plot::hover_text("pair %lld, p = %.0f: cos A = %.6f, cos B = %.6f, A − B = %.6f", i, p, std::cos(p * fa[i]), std::cos(p * fb[i]),
+                         std::cos(p * fa[i]) - std::cos(p * fb[i]));
+      }
+      plot::end_plot();
+    }
+  } else {
+    ImGui::BeginChild("##diff-note", {half_w, bottom_h}, true);
+    ImGui::TextWrapped("A has %lld rotating pairs, B has %lld: the table difference needs equal dimensions. The curves on the right "
+                       "compare them anyway.", (long long)fa.size(), (long long)fb.size());
+    ImGui::EndChild();
+  }
+  ImGui::SameLine();
+  static std::vector<double> xs, ya, yb, yd;
+  static std::string curve_key;
+  const std::string ck = std::to_string(ctx.derived.version) + "|" + std::to_string(derived_b.version) + "|" + std::to_string(a.seed);
+  if (ck != curve_key) {
+    curve_key = ck;
+    const Eigen::ArrayXd deltas = Eigen::ArrayXd::LinSpaced(512, 0.0, double(std::max<long long>(length - 1, 1)));
+    const Eigen::ArrayXd ca = pe::relative_score_curve(pe::VectorChoice::MeanOfIdentical, fa, deltas, a.seed, 32) / double(2 * fa.size());
+    const Eigen::ArrayXd cb = pe::relative_score_curve(pe::VectorChoice::MeanOfIdentical, fb, deltas, a.seed, 32) / double(2 * fb.size());
+    xs.assign(deltas.data(), deltas.data() + deltas.size());
+    ya.assign(ca.data(), ca.data() + ca.size());
+    yb.assign(cb.data(), cb.data() + cb.size());
+    yd.resize(ya.size());
+    for (std::size_t k2 = 0; k2 < ya.size(); ++k2) yd[k2] = ya[k2] - yb[k2];
+  }
+  if (plot::begin_plot("##diff-curves", {half_w, bottom_h}, {.title = "Relative score s(Δ)/d: A, B and A − B"})) {
+    plot::setup_axes({.label = "relative distance Δ", .min = 0, .max = double(std::max<long long>(length - 1, 1))}, {.label = "score / d"});
+    plot::plot_line("A", xs, ya);
+    plot::plot_line("B", xs, yb);
+    plot::plot_line("A − B", xs, yd, {.thickness = 1.5f, .dashed = true});
+    plot::end_plot();
+  }
+}
+
+}  // namespace app

@@ -1,0 +1,174 @@
+// SEED-ERRATA 5, measured: past the training length the slow pairs reach rotation angles
+// never seen in training. Shows which (pair, position) angles are unseen, per method, and
+// the relative-score curves past L_train.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "pe/analysis.hpp"
+#include "pe/extrapolation.hpp"
+#include "views/scaling_methods.hpp"
+#include "views/view.hpp"
+
+namespace app {
+namespace {
+
+// rows = pairs, columns = position spans: fraction of sampled positions whose angle lies
+// outside the arc seen in training (core's definition, so the strip agrees with the report).
+std::vector<float> unseen_strip(const Eigen::ArrayXd& train, long long train_length, const Eigen::ArrayXd& infer,
+                                long long length, int columns) {
+  const long long pairs = train.size();
+  std::vector<float> out(std::size_t(pairs * columns), 0.0f);
+  const double two_pi = 2.0 * std::numbers::pi;
+  for (long long i = 0; i < pairs; ++i) {
+    const double arc = double(train_length - 1) * train[i];
+    if (arc >= two_pi) continue;  // a full turn was seen: nothing is new
+    for (int c = 0; c < columns; ++c) {
+      const double p0 = double(c) * double(length) / columns, p1 = double(c + 1) * double(length) / columns;
+      const int samples = int(std::clamp(p1 - p0, 1.0, 32.0));
+      int unseen = 0;
+      for (int k = 0; k < samples; ++k) {
+        const double p = std::floor(p0 + (p1 - p0) * (k + 0.5) / samples);
+        unseen += pe::angle_unseen(train[i], train_length, infer[i], (long long)p) ? 1 : 0;
+      }
+      out[std::size_t(i * columns + c)] = float(unseen) / float(samples);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void draw_extrapolation_view(ViewContext& ctx) {
+  if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
+  AppState& s = ctx.state;
+  const long long train_length = s.rope.original_max_position_embeddings();
+  const long long length = s.length;
+  const auto& methods = all_method_frequencies(s.rope, length);
+  const MethodFrequencies& plain = methods.front();
+  if (!plain.error.empty()) {
+    ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%s", plain.error.c_str());
+    return;
+  }
+  const long long pairs = plain.freqs.inv_freq.size();
+
+  if (!ctx.exporting) {
+    ImGui::SetNextItemWidth(220.0f * plot::pixel_scale());
+    if (ImGui::BeginCombo("compare with", pe::to_string(s.extrapolation_method))) {
+      for (const auto& m : methods)
+        if (m.type != pe::RopeType::Default && ImGui::Selectable(m.label.c_str(), m.type == s.extrapolation_method))
+          s.extrapolation_method = m.type;
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("extrapolation_method: the scaling method shown beside plain RoPE.");
+    ImGui::SameLine();
+    ImGui::Text("L_train = %lld (training), L = %lld (inference, the length slider) = %.3g× L_train", train_length, length,
+                double(length) / double(train_length));
+  }
+  const MethodFrequencies* chosen = nullptr;
+  for (const auto& m : methods)
+    if (m.type == s.extrapolation_method && m.error.empty()) { chosen = &m; break; }
+
+  // Reports for every method (cheap: closed form per pair).
+  struct Row { const MethodFrequencies* m; pe::ExtrapolationReport r; };
+  std::vector<Row> rows;
+  for (const auto& m : methods) {
+    if (!m.error.empty() || m.freqs.inv_freq.size() != pairs) continue;
+    try {
+      rows.push_back({&m, pe::extrapolation_report(plain.freqs.inv_freq, train_length, m.freqs.inv_freq, length)});
+    } catch (const std::exception&) {
+    }
+  }
+  if (!rows.empty()) {
+    const auto& r = rows.front().r;
+    ImGui::Text("Plain RoPE at L = %lld: %lld of %lld pairs meet unseen angles (first: pair %lld); %.2f%% of all (pair, position) "
+                "angles are unseen.",
+                length, r.pairs_with_unseen, pairs, r.first_unseen_pair, 100.0 * r.mean_unseen_fraction);
+  }
+
+  static std::vector<float> strip_plain, strip_method;
+  static std::string strip_key;
+  static unsigned long long strip_version = 0;
+  const int columns = int(std::min<long long>(length, 512));
+  const std::string key = std::to_string(ctx.derived.version) + "|" + std::to_string(int(s.extrapolation_method)) + "|" +
+                          std::to_string(train_length);
+  if (key != strip_key) {
+    strip_key = key;
+    ++strip_version;
+    strip_plain = unseen_strip(plain.freqs.inv_freq, train_length, plain.freqs.inv_freq, length, columns);
+    strip_method = chosen ? unseen_strip(plain.freqs.inv_freq, train_length, chosen->freqs.inv_freq, length, columns)
+                          : std::vector<float>(strip_plain.size(), 0.0f);
+  }
+
+  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const float avail = ImGui::GetContentRegionAvail().y - note_h;
+  const float strip_h = avail * 0.3f, half_w = (ctx.size.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+  auto draw_strip = [&](const char* id, const char* title, const std::vector<float>& values, unsigned long long version) {
+    if (plot::begin_plot(id, {half_w, strip_h}, {.title = title, .legend = false})) {
+      plot::setup_axes({.label = "position p", .min = 0, .max = double(length)},
+                       {.label = "pair i", .min = -0.5, .max = double(pairs) - 0.5, .format = "%.0f"});
+      plot::plot_value_heatmap(title, {.values = values, .rows = int(pairs), .columns = columns, .x0 = 0, .x1 = double(length),
+                                       .y0 = -0.5, .y1 = double(pairs) - 0.5, .colormap = plot::Colormap::Cividis,
+                                       .vmin = 0.0, .vmax = 1.0, .version = version});
+      plot::plot_vline("L_train", double(train_length), {.color = IM_COL32(120, 220, 120, 255), .thickness = 2.0f});
+      if (plot::is_plot_hovered()) {
+        const long long i = std::clamp<long long>(std::llround(plot::mouse_y()), 0, pairs - 1);
+        const int c = std::clamp(int(plot::mouse_x() / double(length) * columns), 0, columns - 1);
+        plot::hover_text("pair %lld, positions near %.0f: %.0f%% unseen angles", i, plot::mouse_x(),
+                         100.0 * values[std::size_t(i * columns + c)]);
+      }
+      plot::end_plot();
+    }
+  };
+  draw_strip("##unseen-plain", "Unseen angles, plain RoPE (yellow = never seen in training)", strip_plain, strip_version * 2);
+  ImGui::SameLine();
+  const std::string method_title = std::string("Unseen angles with ") + (chosen ? chosen->label : "(method unavailable)");
+  draw_strip("##unseen-method", method_title.c_str(), strip_method, strip_version * 2 + 1);
+
+  const float mid_h = avail * 0.33f;
+  if (plot::begin_plot("##unseen-fraction", {ctx.size.x, mid_h}, {.title = "Fraction of positions < L at an unseen angle, per pair"})) {
+    plot::setup_axes({.label = "pair i", .min = -0.5, .max = double(pairs) - 0.5}, {.label = "unseen fraction", .min = -0.02, .max = 1.02});
+    std::vector<double> idx(static_cast<std::size_t>(pairs));
+    for (long long i = 0; i < pairs; ++i) idx[std::size_t(i)] = double(i);
+    for (const auto& row : rows) {
+      std::vector<double> f(row.r.unseen_fraction.data(), row.r.unseen_fraction.data() + row.r.unseen_fraction.size());
+      char label[128];
+      std::snprintf(label, sizeof label, "%s (mean %.2f%%)", row.m->label.c_str(), 100.0 * row.r.mean_unseen_fraction);
+      plot::plot_line(label, idx, f, {.thickness = row.m == &plain ? 3.0f : 1.8f});
+    }
+    plot::end_plot();
+  }
+
+  // Relative score past L_train: mean over random identical vectors, per method.
+  static std::vector<std::vector<double>> curves;
+  static std::vector<double> deltas_v;
+  static std::string curve_key;
+  const std::string ck = key + "|" + std::to_string(s.seed);
+  if (ck != curve_key) {
+    curve_key = ck;
+    const int n = 600;
+    Eigen::ArrayXd deltas = Eigen::ArrayXd::LinSpaced(n, 0.0, double(std::max<long long>(length - 1, 1)));
+    deltas_v.assign(deltas.data(), deltas.data() + n);
+    curves.clear();
+    for (const auto& row : rows)
+      curves.push_back([&] {
+        const Eigen::ArrayXd c = pe::relative_score_curve(pe::VectorChoice::MeanOfIdentical, row.m->freqs.inv_freq, deltas, s.seed, 32) /
+                                 double(2 * pairs);
+        return std::vector<double>(c.data(), c.data() + c.size());
+      }());
+  }
+  if (plot::begin_plot("##extrapolation-score", {ctx.size.x, ImGui::GetContentRegionAvail().y - note_h},
+                       {.title = "Relative score s(Δ)/d (mean of identical random vectors) past L_train"})) {
+    plot::setup_axes({.label = "relative distance Δ", .min = 0, .max = double(std::max<long long>(length - 1, 1))}, {.label = "score / d"});
+    for (std::size_t k = 0; k < curves.size() && k < rows.size(); ++k)
+      plot::plot_line(rows[k].m->label.c_str(), deltas_v, curves[k], {.thickness = k == 0 ? 2.5f : 1.5f});
+    plot::plot_vline("L_train", double(train_length), {.color = IM_COL32(120, 220, 120, 255), .thickness = 2.0f});
+    plot::end_plot();
+  }
+  teaching_note("Pairs whose wavelength exceeds L_train never completed a turn in training; past L_train they rotate into angles the "
+                "model never saw. Seeds 000–004 say RoPE \"extrapolates excellently\": the yellow region says where it cannot.");
+}
+
+}  // namespace app
