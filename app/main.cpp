@@ -49,8 +49,8 @@ int main(int argc, char** argv) {
   cli.add_flag("--list-views", list_views, "Print the view names, one a line, and exit");
   cli.add_option("--screenshot", gui.screenshot, "Render headless, write the window to this PNG and exit");
   cli.add_option("--frames", gui.frames, "Frames to render before --screenshot (>= 1)")->check(CLI::Range(1, 10000));
-  cli.add_option("--width", gui.width, "Window width in pixels")->check(CLI::Range(320, 16384));
-  cli.add_option("--height", gui.height, "Window height in pixels")->check(CLI::Range(240, 16384));
+  auto* width_option = cli.add_option("--width", gui.width, "Window width in pixels (default: the last size)")->check(CLI::Range(320, 16384));
+  auto* height_option = cli.add_option("--height", gui.height, "Window height in pixels (default: the last size)")->check(CLI::Range(240, 16384));
   cli.add_option("--session", session_path, "Open this saved session (JSON); options given here override it");
   cli.add_flag("--no-restore", no_restore, "Start from defaults, not from the last session (autosaved on exit)");
   app::add_state_options(cli, overrides);
@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return cli.exit(e);
   }
+  gui.size_given = width_option->count() > 0 || height_option->count() > 0;
   if (list_views) {
     for (const auto& v : app::all_views()) std::printf("%s\n", v.name);
     return 0;

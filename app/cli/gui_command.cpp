@@ -43,13 +43,32 @@ void animate_length(AppState& s, double t) {
   s.anchor = std::min(s.anchor, s.length - 1);
 }
 
+// The window's size is remembered between runs (ImGui's ini keeps the layout).
+std::filesystem::path window_size_file() {
+  const auto dir = config_dir();
+  return dir.empty() ? dir : dir / "window-size.txt";
+}
+
+void restore_window_size(int& width, int& height) {
+  std::FILE* f = std::fopen(window_size_file().c_str(), "r");
+  if (!f) return;
+  int w = 0, h = 0;
+  if (std::fscanf(f, "%d %d", &w, &h) == 2 && w >= 320 && h >= 240 && w <= 16384 && h <= 16384) {
+    width = w;
+    height = h;
+  }
+  std::fclose(f);
+}
+
 }  // namespace
 
 int run_gui(AppState state, const GuiOptions& options) {
   const bool screenshot = options.screenshot.has_value();
+  int width = options.width, height = options.height;
+  if (!screenshot && !options.size_given && !window_size_file().empty()) restore_window_size(width, height);
   try {
-    AppSession session(std::move(state), {.width = options.width,
-                                          .height = options.height,
+    AppSession session(std::move(state), {.width = width,
+                                          .height = height,
                                           .visible = !screenshot,
                                           .title = "pe-viz — positional encodings",
                                           .ini_path = screenshot ? std::string() : layout_file()});
@@ -86,6 +105,15 @@ int run_gui(AppState state, const GuiOptions& options) {
         } catch (const std::exception& e) {
           status = {std::string("Export failed: ") + e.what(), true, glfwGetTime()};
         }
+      }
+    }
+    if (!window_size_file().empty()) {
+      int w = 0, h = 0;
+      glfwGetWindowSize(session.window().handle(), &w, &h);
+      try {
+        write_file_atomic(window_size_file(), std::to_string(w) + " " + std::to_string(h) + "\n");
+      } catch (const std::exception&) {
+        // Not worth bothering the user about on exit.
       }
     }
     if (options.autosave && !autosave_path().empty()) {

@@ -10,6 +10,7 @@ struct GuiOptions {
   std::optional<std::string> screenshot;  // write the window to this PNG after `frames` frames, then exit
   int frames = 5;
   int width = 1600, height = 1000;
+  bool size_given = false;  // --width/--height given: do not restore the remembered size
   bool autosave = true;  // save the session to ~/.config/pe-viz/last-session.json on exit
 };
 

@@ -50,6 +50,9 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
     }
     s.view = *o.view;
   }
+  // Changing the model's numbers makes it a custom configuration (the preset no longer applies).
+  if (o.theta || o.dim || o.partial_rotary_factor || o.convention || o.scaling || o.factor || o.original_max_position_embeddings)
+    s.preset.clear();
   if (o.theta) s.rope.theta = *o.theta;
   if (o.dim) s.rope.head_dim = *o.dim;
   if (o.partial_rotary_factor) s.rope.partial_rotary_factor = *o.partial_rotary_factor;

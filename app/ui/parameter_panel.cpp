@@ -83,7 +83,11 @@ void draw_config_loader(AppState& s) {
     ImGui::PopStyleColor();
   }
   const pe::RopeConfig& r = s.rope;
-  ImGui::TextDisabled("%s", r.title.empty() ? (r.name.empty() ? "custom parameters" : r.name.c_str()) : r.title.c_str());
+  const std::string model = r.title.empty() ? r.name : r.title;
+  if (s.preset.empty() && s.recent_configs.empty())
+    ImGui::TextDisabled("custom parameters%s%s", model.empty() ? "" : ", based on ", model.c_str());
+  else
+    ImGui::TextDisabled("%s", model.empty() ? "custom parameters" : model.c_str());
   ImGui::TextDisabled("θ = %.6g, head_dim = %lld, rotary dims = %lld", r.theta, r.head_dim, r.rotary_dim());
   ImGui::TextDisabled("max_position_embeddings = %lld, L_orig = %lld", r.max_position_embeddings, r.original_max_position_embeddings());
   if (r.scaling.type != pe::RopeType::Default)

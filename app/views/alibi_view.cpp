@@ -2,6 +2,7 @@
 // its attention logits. Slopes are a geometric sequence over heads.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ void draw_alibi_view(ViewContext& ctx) {
     key = new_key;
     bias = pe::alibi_bias(slope, n);
     shown.assign(bias.data(), bias.data() + bias.size());
+    // Masked (future) entries are −inf in the bias; NaN makes the heatmap show background.
+    for (float& v : shown)
+      if (std::isinf(v)) v = std::numeric_limits<float>::quiet_NaN();
     ++version;
   }
   const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
@@ -68,7 +72,7 @@ void draw_alibi_view(ViewContext& ctx) {
   const float bar_w = plot::colorbar_width("bias", vmin, 0.0);
   const std::string title = "Bias −m·(i − j), head " + std::to_string(head) + ", m = " + std::to_string(slope);
   if (plot::begin_plot("##alibi-bias", {ctx.size.x - left_w - bar_w - 2 * ImGui::GetStyle().ItemSpacing.x, h},
-                       {.title = title.c_str(), .legend = false, .equal_aspect = true})) {
+                       {.title = title.c_str(), .legend = false})) {
     plot::setup_axes({.label = "key position j", .min = -0.5, .max = double(n) - 0.5},
                      {.label = "query position i", .min = -0.5, .max = double(n) - 0.5, .invert = true});
     plot::plot_value_heatmap("bias", {.values = shown, .rows = int(n), .columns = int(n),

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pe/config.hpp"
 #include "pe/rope.hpp"
 #include "views/view.hpp"
 
@@ -62,6 +63,20 @@ void draw_clock_hands_view(ViewContext& ctx) {
     if (ImGui::Button("p + 1") && s.position + 1 < s.length) ++s.position;
     ImGui::SameLine();
     ImGui::Text("p = %lld", s.position);
+    ImGui::SameLine();
+    if (ImGui::Button("Seed 001 example")) {
+      // d = 4, p = 1, θ = 10000, q = [0.8, 0.3, −0.5, 0.2], interleaved pairs.
+      s.rope = pe::load_preset(pe::kTeachingPreset);
+      s.rope.head_dim = 4;
+      s.rope.convention = pe::PairConvention::Interleaved;
+      s.preset.clear();
+      s.position = 1;
+      s.pair = 0;
+      s.vector = {0.8, 0.3, -0.5, 0.2};
+      s.playing = false;
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Seed 001's worked example: d = 4, p = 1, θ = 10000, q = [0.8, 0.3, −0.5, 0.2].");
   }
   if (s.playing && last_time >= 0.0) {
     fractional += (ctx.time_seconds - last_time) * s.play_speed;
@@ -133,6 +148,12 @@ void draw_clock_hands_view(ViewContext& ctx) {
       ImGui::TableNextColumn(); ImGui::Text("%.5f", std::hypot(rotated[d0], rotated[d1]));
     }
     ImGui::EndTable();
+  }
+  if (rotary_dim == 4 && s.position == 1 && s.rope.theta == 10000.0 && v.size() == 4 && v[0] == 0.8 && v[1] == 0.3 &&
+      v[2] == -0.5 && v[3] == 0.2) {
+    ImGui::Text("Exact: q' = [%.5f, %.5f, %.5f, %.5f]. Seed 001 prints [0.179, 0.836, −0.502, 0.195]: it rounds cos 1 and sin 1 "
+                "to 3 decimals before multiplying.",
+                rotated[0], rotated[1], rotated[2], rotated[3]);
   }
   teaching_note("x' = x·cos(pθ_i) − y·sin(pθ_i), y' = x·sin(pθ_i) + y·cos(pθ_i). Pair 0 turns 57.3° per position at any θ; "
                 "seed 000's \"30° per position\" is only an illustration. The hand's length never changes.");
