@@ -108,8 +108,10 @@ std::vector<unsigned char> render_view_pixels(AppSession& session, const std::st
   }
 
   render::Framebuffer fbo(width, height);
-  // Two frames: ImGui sizes auto-fit items in the first and draws them settled in the second.
-  for (int pass = 0; pass < 2; ++pass) {
+  // Auto-fit axes use the previous frame's data, and the data sampled per pixel depends on
+  // the layout, which depends on the fitted tick labels. Three passes reach the fixed point,
+  // so an export depends only on the state and the size, never on what was drawn before.
+  for (int pass = 0; pass < 3; ++pass) {
     session.window().begin_offscreen_frame(float(width), float(height));
     plot::set_pixel_scale(session.window().ui_scale());
     Derived& derived = const_cast<Derived&>(session.derived());

@@ -49,6 +49,7 @@ struct AppState {
   bool pixel_mean = true;
   float ui_scale = 1.0f;
   bool dark_theme = true;
+  bool show_panel = true;   // the parameter panel (hide it to give a projector the plot)
 
   double theta() const { return rope.theta; }
   long long dim() const { return rope.head_dim; }

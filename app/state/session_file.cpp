@@ -168,6 +168,7 @@ std::string session_to_json(const AppState& s) {
       {"pixel_mean", s.pixel_mean},
       {"ui_scale", s.ui_scale},
       {"dark_theme", s.dark_theme},
+      {"show_panel", s.show_panel},
   };
   return j.dump(2) + "\n";
 }
@@ -207,6 +208,7 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
     else if (key == "learned_max_len") s.learned_max_len = get_as<long long>(v, k);
     else if (key == "pixel_mean") s.pixel_mean = get_as<bool>(v, k);
     else if (key == "dark_theme") s.dark_theme = get_as<bool>(v, k);
+    else if (key == "show_panel") s.show_panel = get_as<bool>(v, k);
     else if (key == "ui_scale") s.ui_scale = float(get_as<double>(v, k));
     else if (key == "colormap") {
       const std::string c = get_as<std::string>(v, k);

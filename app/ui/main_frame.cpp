@@ -1,6 +1,9 @@
 #include "ui/main_frame.hpp"
 
+#include <algorithm>
 #include <string>
+
+#include <GLFW/glfw3.h>
 
 #include "plot/plot.hpp"
 #include "ui/parameter_panel.hpp"
@@ -29,16 +32,28 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
                                  ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoBringToFrontOnFocus |
                                  (options.status ? ImGuiWindowFlags_MenuBar : 0);
+  // The main window fills the screen or the export: no rounded corners or border of its own.
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
   ImGui::Begin("pe-viz", nullptr, flags);
+  ImGui::PopStyleVar(2);
   if (options.status && ImGui::BeginMenuBar()) {
     actions = draw_file_menu(state, derived, *options.status, time_seconds, int(display.x), int(display.y));
+    if (ImGui::BeginMenu("View")) {
+      ImGui::MenuItem("Parameter panel", "F2", &state.show_panel);
+      ImGui::MenuItem("Dark theme", nullptr, &state.dark_theme);
+      if (ImGui::MenuItem("Reset zoom of all plots")) plot::clear_state();
+      ImGui::EndMenu();
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_F2, false)) state.show_panel = !state.show_panel;
     ImGui::SameLine(0, ImGui::GetFontSize() * 2);
     draw_status_line(*options.status, time_seconds);
     ImGui::EndMenuBar();
   }
 
-  if (options.show_panel) {
-    const float panel_w = 360.0f * ImGui::GetFontSize() / 16.0f;
+  if (options.show_panel && state.show_panel) {
+    // Wide enough for the labels at 1×; at projector scales it yields to the plots.
+    const float panel_w = std::min(360.0f * ImGui::GetFontSize() / 16.0f, std::max(300.0f, display.x * 0.3f));
     ImGui::BeginChild("##parameters", {panel_w, 0}, true);
     ImGui::TextUnformatted("pe-viz");
     ImGui::SameLine();

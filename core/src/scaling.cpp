@@ -105,6 +105,9 @@ long long RopeConfig::original_max_position_embeddings() const {
 void validate(const RopeConfig& c) {
   require_theta("rope_theta", c.theta);
   require_dim("head_dim", c.head_dim);
+  // A fully rotary head pairs every dimension, so it must be even (a partial rotary head
+  // may be odd: only its first rotary_dim dims are paired).
+  if (c.partial_rotary_factor == 1.0) require_even_dim("head_dim", c.head_dim, "RoPE");
   if (!std::isfinite(c.partial_rotary_factor) || c.partial_rotary_factor <= 0.0 || c.partial_rotary_factor > 1.0)
     reject("partial_rotary_factor", fmt(c.partial_rotary_factor), "0 < partial_rotary_factor <= 1");
   const long long d = c.rotary_dim();
