@@ -63,9 +63,22 @@ void draw_extrapolation_view(ViewContext& ctx) {
       ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("extrapolation_method: the scaling method shown beside plain RoPE.");
+    for (int k : {1, 2, 4, 8, 32}) {
+      ImGui::SameLine();
+      const std::string label = "L = " + std::to_string(k) + "× L_train";
+      if (ImGui::Button(label.c_str())) {
+        s.length = std::min<long long>(train_length * k, 1'000'000);
+        s.position = std::min(s.position, s.length - 1);
+        s.anchor = std::min(s.anchor, s.length - 1);
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Set the inference length (the length slider) to %d× the training length.", k);
+    }
+  }
+  ImGui::Text("L_train = %lld (training), L = %lld (inference, the length slider) = %.3g× L_train", train_length, length,
+              double(length) / double(train_length));
+  if (length <= train_length) {
     ImGui::SameLine();
-    ImGui::Text("L_train = %lld (training), L = %lld (inference, the length slider) = %.3g× L_train", train_length, length,
-                double(length) / double(train_length));
+    ImGui::TextColored({0.95f, 0.75f, 0.3f, 1.0f}, "— at or below L_train every angle was seen: raise L to see extrapolation.");
   }
   const MethodFrequencies* chosen = nullptr;
   for (const auto& m : methods)
