@@ -16,8 +16,8 @@ std::string default_export_name(const AppState& state, const std::string& view);
 // The UI scale a view gets at that size: sizes keep the proportions of a 1600×1000 window.
 float export_scale(int width, int height, float ui_scale);
 
-// Renders and writes the PNG. Throws std::runtime_error (bad size, GL error, unwritable
-// path — the message names it). Returns the pixels' time to render+write in ms.
+// Renders and writes the PNG. Throws pe::InvalidArgument for a bad size or view and
+// std::runtime_error for a GL error or an unwritable path (the message names it). Returns the pixels' time to render+write in ms.
 double export_view_png(AppSession& session, const ExportRequest& request);
 
 // Renders to top-down RGBA without writing (for tests and the --all deck).

@@ -38,7 +38,10 @@ T get_as(const json& j, const char* key) {
       const double v = j.get<double>();
       if (!std::isfinite(v)) throw SessionError(std::string(key) + ": expected a finite number");
       return v;
-    } else if constexpr (std::is_same_v<T, long long> || std::is_same_v<T, std::uint64_t>) {
+    } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+      if (!j.is_number_unsigned()) throw SessionError(std::string(key) + ": expected a non-negative integer, got " + j.dump());
+      return j.get<T>();
+    } else if constexpr (std::is_same_v<T, long long>) {
       if (!j.is_number_integer()) throw SessionError(std::string(key) + ": expected an integer, got " + j.type_name());
       return j.get<T>();
     } else if constexpr (std::is_same_v<T, bool>) {
