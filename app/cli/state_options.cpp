@@ -25,6 +25,7 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
   cli.add_option("--original-max-position-embeddings", o.original_max_position_embeddings,
                  "Training context length L_orig for scaling");
   cli.add_option("--partial-rotary-factor", o.partial_rotary_factor, "Fraction of dims that rotate (0, 1]");
+  cli.add_option("--delta-axis", o.delta_axis, "relative-score Δ axis: auto | linear | log");
   cli.add_option("--samples", o.samples, "Random pairs averaged in relative-score (>= 1)");
   cli.add_option("--seed", o.seed, "Random seed");
   cli.add_option("--heads", o.heads, "ALiBi head count (>= 1)");
@@ -67,6 +68,7 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
   if (o.position) s.position = *o.position;
   if (o.pair) s.pair = *o.pair;
   if (o.samples) s.samples = *o.samples;
+  if (o.delta_axis) s.delta_axis = *o.delta_axis;
   if (o.seed) s.seed = *o.seed;
   if (o.heads) s.heads = *o.heads;
   if (o.head) s.head = *o.head;

@@ -11,7 +11,7 @@
 namespace app {
 
 struct StateOverrides {
-  std::optional<std::string> preset, config, view, convention, scaling, colormap;
+  std::optional<std::string> preset, config, view, convention, scaling, colormap, delta_axis;
   std::optional<double> theta, factor, partial_rotary_factor, ui_scale;
   std::optional<long long> dim, length, position, pair, original_max_position_embeddings, samples, heads, head;
   std::optional<std::uint64_t> seed;

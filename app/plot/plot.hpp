@@ -70,6 +70,10 @@ void plot_line(const char* label, std::span<const double> xs, std::span<const do
 // (log-spaced on a log axis), so zooming shows detail without storing 10^6 points.
 void plot_function(const char* label, const std::function<double(double)>& f,
                    const LineStyle& style = {});
+// The band between y_lo[i] and y_hi[i] at xs[i] (e.g. a per-pixel min/max envelope of a
+// signal that oscillates faster than the pixels can show).
+void plot_shaded(const char* label, std::span<const double> xs, std::span<const double> y_lo,
+                 std::span<const double> y_hi, const LineStyle& style = {});
 // Reference lines across the whole plot with an optional text label at their end.
 void plot_vline(const char* label, double x, const LineStyle& style = {});
 void plot_hline(const char* label, double y, const LineStyle& style = {});

@@ -180,6 +180,38 @@ void plot_function(const char* label, const std::function<double(double)>& f, co
   }
 }
 
+void plot_shaded(const char* label, std::span<const double> xs, std::span<const double> y_lo,
+                 std::span<const double> y_hi, const LineStyle& style) {
+  using namespace detail;
+  ensure_axes();
+  CurrentPlot& c = current();
+  const ImU32 color = resolve_color(style.color);
+  const size_t n = std::min({xs.size(), y_lo.size(), y_hi.size()});
+  for (size_t i = 0; i < n; ++i) {
+    fit_x(xs[i]);
+    fit_y(y_lo[i]);
+    fit_y(y_hi[i]);
+  }
+  {
+    ClipScope clip(c);
+    // One quad per step, no anti-aliased fringe: adjacent quads share edges exactly, and a
+    // fringe would double the fill work for a band that covers many pixels.
+    const ImDrawListFlags flags = c.draw->Flags;
+    c.draw->Flags &= ~ImDrawListFlags_AntiAliasedFill;
+    for (size_t i = 0; i + 1 < n; ++i) {
+      if (!std::isfinite(y_lo[i]) || !std::isfinite(y_hi[i]) || !std::isfinite(y_lo[i + 1]) || !std::isfinite(y_hi[i + 1]))
+        continue;
+      const float x0 = x_to_px(xs[i]), x1 = x_to_px(xs[i + 1]);
+      // At least one pixel tall so a flat stretch of the envelope stays visible.
+      const float lo0 = y_to_px(y_lo[i]), hi0 = std::min(y_to_px(y_hi[i]), lo0 - 1.0f);
+      const float lo1 = y_to_px(y_lo[i + 1]), hi1 = std::min(y_to_px(y_hi[i + 1]), lo1 - 1.0f);
+      c.draw->AddQuadFilled(ImVec2(x0, lo0), ImVec2(x1, lo1), ImVec2(x1, hi1), ImVec2(x0, hi0), color);
+    }
+    c.draw->Flags = flags;
+  }
+  if (style.in_legend) add_legend_entry(label, color, false);
+}
+
 void plot_vline(const char* label, double x, const LineStyle& style) {
   using namespace detail;
   ensure_axes();

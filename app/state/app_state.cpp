@@ -42,6 +42,10 @@ void load_config_file(AppState& state, const std::string& path) {
   if (recent.size() > 8) recent.resize(8);
 }
 
+bool delta_axis_is_log(const AppState& s) {
+  return s.delta_axis == "log" || (s.delta_axis == "auto" && s.length > 8192);
+}
+
 std::string validate_state(const AppState& s) {
   try {
     pe::require_even_dim("dim", s.rope.head_dim);  // every view pairs dimensions
@@ -54,6 +58,8 @@ std::string validate_state(const AppState& s) {
       throw pe::InvalidArgument("pair", std::to_string(s.pair),
                                 "0 ... " + std::to_string(s.rope.rotary_dim() / 2 - 1));
     pe::require_at_least("samples", s.samples, 1);
+    if (s.delta_axis != "auto" && s.delta_axis != "linear" && s.delta_axis != "log")
+      throw pe::InvalidArgument("delta_axis", s.delta_axis, "auto, linear or log");
     pe::require_at_least("heads", s.heads, 1);
     if (s.head < 1 || s.head > s.heads)
       throw pe::InvalidArgument("head", std::to_string(s.head), "1 ... heads = " + std::to_string(s.heads));

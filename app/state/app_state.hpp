@@ -26,7 +26,9 @@ struct AppState {
   bool playing = false;
   double play_speed = 1.0;  // positions per second
   // Relative score
-  bool log_delta = false;
+  // Δ axis of the relative score: "auto" is linear up to L = 8192 and log beyond, where a
+  // linear axis would show only the noise of the fast pairs.
+  std::string delta_axis = "auto";  // auto | linear | log
   long long samples = 64;   // random pairs averaged
   std::uint64_t seed = 0;
   long long anchor = 0;     // m, to show s depends only on Δ
@@ -62,6 +64,8 @@ void load_config_file(AppState& state, const std::string& path);
 // Loads a preset into state (rope config and a sensible length); throws pe::InvalidArgument.
 void apply_preset(AppState& state, const std::string& key);
 AppState default_state();
+
+bool delta_axis_is_log(const AppState& state);
 
 // Checks the state against core's rules; returns "" or a message naming the parameter.
 std::string validate_state(const AppState& state);

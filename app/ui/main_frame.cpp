@@ -31,6 +31,9 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                 // glClear already paints the window colour; a second full-screen
+                                 // blended quad costs llvmpipe ~3 ms a frame.
+                                 ImGuiWindowFlags_NoBackground |
                                  (options.status ? ImGuiWindowFlags_MenuBar : 0);
   // The main window fills the screen or the export: no rounded corners or border of its own.
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);

@@ -19,7 +19,9 @@ struct CurveCache {
   bool log = false;
   std::uint64_t seed = 0;
   long long n = 0;
-  std::vector<double> xs, identical, random_pair, mean_pairs, mean_identical, bound;
+  std::vector<double> xs, identical, random_pair, mean_pairs, mean_identical, bound, own_vector;
+  std::vector<double> vector;  // the clock-hands vector the own_vector curve was computed for
+  pe::PairConvention convention = pe::PairConvention::Interleaved;
 };
 
 std::vector<double> to_vector(const Eigen::ArrayXd& a) { return {a.data(), a.data() + a.size()}; }
@@ -33,8 +35,13 @@ void draw_relative_score_view(ViewContext& ctx) {
   const double d = double(2 * inv_freq.size());
 
   if (!ctx.exporting) {
-    ImGui::Checkbox("log Δ axis", &s.log_delta);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show Δ on a log scale: the decay over decades of distance.");
+    int axis = s.delta_axis == "linear" ? 1 : s.delta_axis == "log" ? 2 : 0;
+    ImGui::SetNextItemWidth(200.0f * plot::pixel_scale());
+    if (ImGui::Combo("Δ axis", &axis, "auto (log above L = 8192)\0linear\0log\0"))
+      s.delta_axis = axis == 1 ? "linear" : axis == 2 ? "log" : "auto";
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("delta_axis: a log Δ axis shows the decay over decades of distance; over 10⁵ positions a linear\n"
+                        "axis shows mostly the noise of the fast pairs.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(140.0f * plot::pixel_scale());
     int samples = int(s.samples);
@@ -50,54 +57,79 @@ void draw_relative_score_view(ViewContext& ctx) {
   }
 
   static CurveCache cache;
+  const bool log_axis = delta_axis_is_log(s);
   const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
   const double max_delta = double(std::max<long long>(s.length - 1, 1));
   if (plot::begin_plot("##relative-score", {ctx.size.x, ImGui::GetContentRegionAvail().y - note_h},
                        {.title = "Relative score s(Δ) = ⟨R(m)q, R(m+Δ)k⟩ / d"})) {
-    plot::setup_axes({.label = "relative distance Δ", .scale = s.log_delta ? plot::Scale::Log : plot::Scale::Linear,
-                      .min = s.log_delta ? 1.0 : 0.0, .max = max_delta},
+    plot::setup_axes({.label = "relative distance Δ", .scale = log_axis ? plot::Scale::Log : plot::Scale::Linear,
+                      .min = log_axis ? 1.0 : 0.0, .max = max_delta},
                      {.label = "score / d"});
-    const double x0 = std::max(plot::visible_x_min(), s.log_delta ? 1.0 : -1e300);
+    const double x0 = std::max(plot::visible_x_min(), log_axis ? 1.0 : -1e300);
     const double x1 = plot::visible_x_max();
-    const int n = std::clamp(int(plot::to_pixels(x1, 0).x - plot::to_pixels(x0, 0).x), 16, 4096);
+    // One sample per two pixels: the curves stay smooth where they are smooth, and noisy
+    // stretches cost llvmpipe half the triangles.
+    const int n = std::clamp(int(plot::to_pixels(x1, 0).x - plot::to_pixels(x0, 0).x) / 2, 16, 4096);
+    const std::vector<double> v = effective_vector(s);
     if (cache.version != ctx.derived.version || cache.x0 != x0 || cache.x1 != x1 || cache.samples != n ||
-        cache.log != s.log_delta || cache.seed != s.seed || cache.n != s.samples) {
-      cache = {ctx.derived.version, x0, x1, n, s.log_delta, s.seed, s.samples};
+        cache.log != log_axis || cache.seed != s.seed || cache.n != s.samples || cache.vector != v ||
+        cache.convention != s.rope.convention) {
+      cache = {ctx.derived.version, x0, x1, n, log_axis, s.seed, s.samples};
+      cache.vector = v;
+      cache.convention = s.rope.convention;
       Eigen::ArrayXd deltas(n);
       for (int k = 0; k < n; ++k) {
         const double t = double(k) / double(n - 1);
-        deltas[k] = s.log_delta ? x0 * std::pow(x1 / x0, t) : x0 + (x1 - x0) * t;
+        deltas[k] = log_axis ? x0 * std::pow(x1 / x0, t) : x0 + (x1 - x0) * t;
       }
       cache.xs = to_vector(deltas);
-      // Normalised by d so curves of different dimensions are comparable (identical: s(0)/d ≈ 1).
-      cache.identical = to_vector(pe::relative_score_curve(pe::VectorChoice::Identical, inv_freq, deltas, s.seed) / d);
-      cache.random_pair = to_vector(pe::relative_score_curve(pe::VectorChoice::RandomPair, inv_freq, deltas, s.seed) / d);
-      cache.mean_pairs = to_vector(pe::relative_score_curve(pe::VectorChoice::MeanOfRandomPairs, inv_freq, deltas, s.seed, s.samples) / d);
-      cache.mean_identical = to_vector(pe::relative_score_curve(pe::VectorChoice::MeanOfIdentical, inv_freq, deltas, s.seed, s.samples) / d);
+      // All curves share one cos/sin evaluation per (Δ, pair). Normalised by d so curves of
+      // different dimensions are comparable (identical: s(0)/d ≈ 1).
+      const Eigen::VectorXd u = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size())).head(Eigen::Index(d));
+      const long long pairs = inv_freq.size();
+      // The vectors do not depend on θ: while θ is dragged only the cos/sin are recomputed.
+      static std::vector<pe::RelativeScoreCoefficients> sets;
+      static std::string sets_key;
+      std::string key = std::to_string(pairs) + "|" + std::to_string(s.seed) + "|" + std::to_string(s.samples) + "|" +
+                        pe::to_string(s.rope.convention);
+      for (double x : v) key += "|" + std::to_string(x);
+      if (key != sets_key) {
+        sets_key = key;
+        sets = {pe::choice_coefficients(pe::VectorChoice::Identical, pairs, s.seed),
+                pe::choice_coefficients(pe::VectorChoice::RandomPair, pairs, s.seed),
+                pe::choice_coefficients(pe::VectorChoice::MeanOfRandomPairs, pairs, s.seed, s.samples),
+                pe::choice_coefficients(pe::VectorChoice::MeanOfIdentical, pairs, s.seed, s.samples),
+                pe::relative_score_coefficients(u, u, pairs, s.rope.convention)};
+      }
+      const Eigen::ArrayXXd curves = pe::relative_score_curves(sets, inv_freq, deltas, /*decay_bound=*/true);
+      auto column = [&](int c, double scale) { return to_vector(curves.col(c) / scale); };
+      cache.identical = column(0, d);
+      cache.random_pair = column(1, d);
+      cache.mean_pairs = column(2, d);
+      cache.mean_identical = column(3, d);
+      cache.own_vector = column(4, d);
       // The bound is relative (RoFormer §3.4.3): scale it to 1 at Δ = 0 to overlay it.
       const double at_zero = pe::long_term_decay_bound(inv_freq, Eigen::ArrayXd::Zero(1))[0];
-      cache.bound = to_vector(pe::long_term_decay_bound(inv_freq, deltas) / std::max(at_zero, 1e-300));
+      cache.bound = column(5, std::max(at_zero, 1e-300));
     }
-    plot::plot_line("identical q = k", cache.xs, cache.identical);
-    plot::plot_line("one random pair q, k", cache.xs, cache.random_pair);
-    plot::plot_line("mean of identical pairs", cache.xs, cache.mean_identical, {.thickness = 2.5f});
-    plot::plot_line("mean of random pairs", cache.xs, cache.mean_pairs, {.thickness = 1.5f});
-    plot::plot_line("RoFormer decay bound (1 at Δ = 0)", cache.xs, cache.bound, {.thickness = 1.5f, .dashed = true});
+    plot::plot_line("identical q = k", cache.xs, cache.identical, {.thickness = 1.5f});
+    plot::plot_line("one random pair q, k", cache.xs, cache.random_pair, {.thickness = 1.0f});
+    plot::plot_line("mean of identical pairs", cache.xs, cache.mean_identical, {.thickness = 2.0f});
+    plot::plot_line("mean of random pairs", cache.xs, cache.mean_pairs, {.thickness = 1.0f});
+    plot::plot_line("RoFormer decay bound (1 at Δ = 0)", cache.xs, cache.bound, {.thickness = 1.0f, .dashed = true});
 
     // Direct check at a few Δ: rotate the identical vector to m and m+Δ and take the dot product.
     std::vector<double> px, py;
-    const std::vector<double> v = effective_vector(s);
     const Eigen::VectorXd u = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size())).head(Eigen::Index(d));
     for (int k = 1; k <= 12; ++k) {
-      const double delta = s.log_delta ? std::pow(max_delta, double(k) / 12.0) : std::round(max_delta * k / 12.0);
+      const double delta = log_axis ? std::pow(max_delta, double(k) / 12.0) : std::round(max_delta * k / 12.0);
       const Eigen::VectorXd a = pe::apply_rope(u, double(s.anchor), inv_freq, s.rope.convention);
       const Eigen::VectorXd b = pe::apply_rope(u, double(s.anchor) + delta, inv_freq, s.rope.convention);
       px.push_back(delta);
       py.push_back(a.dot(b) / d);
     }
     const auto coeffs = pe::relative_score_coefficients(u, u, inv_freq.size(), s.rope.convention);
-    plot::plot_function("clock-hands vector, closed form", [&](double delta) { return pe::relative_score(coeffs, inv_freq, delta) / d; },
-                        {.thickness = 1.0f});
+    plot::plot_line("clock-hands vector, closed form", cache.xs, cache.own_vector, {.thickness = 1.0f});
     plot::plot_points("direct ⟨R(m)q, R(m+Δ)q⟩ at anchor m", px, py, {.color = IM_COL32(240, 110, 40, 255)});
     if (plot::is_plot_hovered()) {
       const double delta = plot::mouse_x();

@@ -50,17 +50,16 @@ void draw_rope_table(ViewContext& ctx, bool cosine) {
   if (s.pair < pairs && std::find(chosen.begin(), chosen.end(), s.pair) == chosen.end()) chosen.push_back(s.pair);
 
   const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
-  const std::string curves_title = std::string(fn) + "(p·θ_i) for chosen pairs i";
+  const std::string curves_title = curve_window_title((std::string(fn) + "(p·θ_i) for chosen pairs i").c_str(), s.length);
   if (plot::begin_plot(cosine ? "##rope-cos-curves" : "##rope-sin-curves",
                        {ctx.size.x, ctx.size.y - top.y - note_h}, {.title = curves_title.c_str()})) {
-    plot::setup_axes({.label = "position p", .min = 0, .max = double(std::max<long long>(s.length - 1, 1))},
+    plot::setup_axes({.label = "position p", .min = 0, .max = double(std::clamp<long long>(s.length - 1, 1, kCurveWindow - 1))},
                      {.label = fn, .min = -1.1, .max = 1.1, .lock = true});
+    int k = 0;
     for (long long i : chosen) {
       const double f = inv_freq[i];
       const std::string label = "pair " + std::to_string(i) + " (λ = " + std::to_string(int(std::lround(2 * std::numbers::pi / f))) + ")";
-      plot_position_curve(label.c_str(), cosine ? +[](double p, const void* u) { return std::cos(p * *static_cast<const double*>(u)); }
-                                                : +[](double p, const void* u) { return std::sin(p * *static_cast<const double*>(u)); },
-                          &f, s.length);
+      plot_sinusoid_curve(label.c_str(), f, cosine, s.length, {.color = plot::series_color(k++)});
     }
     plot::plot_vline("p", double(s.position), {.color = IM_COL32(200, 200, 200, 160), .thickness = 1.0f, .dashed = true, .in_legend = false});
     plot::end_plot();

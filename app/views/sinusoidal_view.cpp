@@ -48,18 +48,17 @@ void draw_sinusoidal_view(ViewContext& ctx) {
   if (std::find(dims.begin(), dims.end(), chosen) == dims.end()) dims.push_back(chosen);
 
   const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const std::string curve_title = curve_window_title("PE(p, j) over position for chosen dimensions j", s.length);
   if (plot::begin_plot("##sinusoidal-curves", {ctx.size.x, ctx.size.y - top.y - note_h},
-                       {.title = "PE(p, j) over position for chosen dimensions j"})) {
-    plot::setup_axes({.label = "position p", .min = 0, .max = double(std::max<long long>(s.length - 1, 1))},
+                       {.title = curve_title.c_str()})) {
+    plot::setup_axes({.label = "position p", .min = 0, .max = double(std::clamp<long long>(s.length - 1, 1, kCurveWindow - 1))},
                      {.label = "value", .min = -1.1, .max = 1.1, .lock = true});
+    int k = 0;
     for (long long j : dims) {
       const std::string label = "dim " + std::to_string(j) + (j % 2 == 0 ? " (sin)" : " (cos)");
-      // Column j = sin or cos of p·θ^(−2⌊j/2⌋/d); evaluated in double for any real p.
-      struct Column { double freq; bool is_sin; } column{ctx.derived.sinusoidal_freq[j / 2], j % 2 == 0};
-      plot_position_curve(label.c_str(), [](double p, const void* u) {
-        const auto* c = static_cast<const Column*>(u);
-        return c->is_sin ? std::sin(p * c->freq) : std::cos(p * c->freq);
-      }, &column, s.length);
+      // Column j = sin (even j) or cos (odd j) of p·θ^(−2⌊j/2⌋/d).
+      plot_sinusoid_curve(label.c_str(), ctx.derived.sinusoidal_freq[j / 2], j % 2 == 1, s.length,
+                          {.color = plot::series_color(k++)});
     }
     plot::end_plot();
   }

@@ -36,10 +36,14 @@ const ViewInfo* find_view(const std::string& name);
 void show_state_error(const Derived& derived);  // red message box when the state is invalid
 void teaching_note(const char* text);          // a boxed "why" note under a plot
 ImVec2 split_height(ImVec2 size, float top_fraction);  // size of the top part
-// A function of the integer position p: drawn through the integer positions when they are
-// fewer than the plot's pixels (the encoding exists only there), else sampled per pixel.
-// Call between plot::begin_plot and plot::end_plot.
-void plot_position_curve(const char* label, double (*f)(double p, const void* user), const void* user,
-                         long long length, const plot::LineStyle& style = {});
+// sin(p·freq) or cos(p·freq) over the integer positions 0 ... length−1: a line through the
+// positions when they are fewer than the plot's pixels (the encoding exists only there);
+// otherwise, per pixel, the exact min/max envelope over that pixel's position span — a
+// zig-zag through one sample per pixel would alias into a false wave.
+// Curves start on the first positions, where single waves are visible; zooming out shows
+// the rest (as per-pixel envelopes).
+inline constexpr long long kCurveWindow = 256;  // seed 004 plots the first 100
+std::string curve_window_title(const char* what, long long length);
+void plot_sinusoid_curve(const char* label, double freq, bool cosine, long long length, const plot::LineStyle& style = {});
 
 }  // namespace app

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
+#include <string>
 #include <vector>
 
 #include "views/view.hpp"
@@ -26,21 +28,60 @@ ImVec2 split_height(ImVec2 size, float top_fraction) {
   return {size.x, (size.y - gap) * top_fraction};
 }
 
-void plot_position_curve(const char* label, double (*f)(double p, const void* user), const void* user,
-                         long long length, const plot::LineStyle& style) {
+std::string curve_window_title(const char* what, long long length) {
+  if (length <= kCurveWindow) return what;
+  return std::string(what) + " — positions 0 … " + std::to_string(kCurveWindow - 1) + " of " + std::to_string(length) +
+         " (mouse wheel zooms out)";
+}
+
+namespace {
+
+// Range of sin over the angle interval [a, b] (continuous): ±1 when a crest or trough lies inside.
+void sin_range(double a, double b, double& lo, double& hi) {
+  constexpr double two_pi = 2.0 * std::numbers::pi;
+  if (b - a >= two_pi) {
+    lo = -1.0;
+    hi = 1.0;
+    return;
+  }
+  lo = std::min(std::sin(a), std::sin(b));
+  hi = std::max(std::sin(a), std::sin(b));
+  // First crest (π/2 + 2πk) and trough (3π/2 + 2πk) at or after a.
+  const double crest = std::numbers::pi / 2 + two_pi * std::ceil((a - std::numbers::pi / 2) / two_pi);
+  const double trough = 3 * std::numbers::pi / 2 + two_pi * std::ceil((a - 3 * std::numbers::pi / 2) / two_pi);
+  if (crest <= b) hi = 1.0;
+  if (trough <= b) lo = -1.0;
+}
+
+}  // namespace
+
+void plot_sinusoid_curve(const char* label, double freq, bool cosine, long long length, const plot::LineStyle& style) {
+  const double phase = cosine ? std::numbers::pi / 2 : 0.0;  // cos x = sin(x + π/2)
   const double x0 = std::max(0.0, std::ceil(plot::visible_x_min()));
   const double x1 = std::min(double(length - 1), std::floor(plot::visible_x_max()));
-  const double pixels = std::abs(plot::to_pixels(plot::visible_x_max(), 0).x - plot::to_pixels(plot::visible_x_min(), 0).x);
-  if (x1 >= x0 && x1 - x0 + 1 <= pixels) {
+  const double px0 = plot::to_pixels(plot::visible_x_min(), 0).x, px1 = plot::to_pixels(plot::visible_x_max(), 0).x;
+  const int pixels = std::max(2, int(std::abs(px1 - px0)));
+  if (x1 < x0) return;
+  if (x1 - x0 + 1 <= pixels) {
     std::vector<double> xs, ys;
     for (double p = x0; p <= x1; p += 1.0) {
       xs.push_back(p);
-      ys.push_back(f(p, user));
+      ys.push_back(std::sin(p * freq + phase));
     }
     plot::plot_line(label, xs, ys, style);
-  } else {
-    plot::plot_function(label, [&](double p) { return f(p, user); }, style);
+    return;
   }
+  std::vector<double> xs(std::size_t(pixels) + 1), lo(xs.size()), hi(xs.size());
+  const double step = (x1 - x0) / pixels;
+  for (int k = 0; k <= pixels; ++k) {
+    const double a = x0 + step * (k - 0.5), b = x0 + step * (k + 0.5);
+    xs[std::size_t(k)] = x0 + step * k;
+    sin_range(std::max(a, x0) * freq + phase, std::min(b, x1) * freq + phase, lo[std::size_t(k)], hi[std::size_t(k)]);
+  }
+  // Translucent, so overlapping envelopes of several curves stay readable.
+  plot::LineStyle band = style;
+  if (band.color != 0) band.color = (band.color & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 110) & IM_COL32_A_MASK);
+  plot::plot_shaded(label, xs, lo, hi, band);
 }
 
 }  // namespace app

@@ -141,11 +141,9 @@ Eigen::ArrayXd relative_score_curve(const RelativeScoreCoefficients& c, const Ei
   return out;
 }
 
-Eigen::ArrayXd relative_score_curve(VectorChoice choice, const Eigen::ArrayXd& inv_freq,
-                                    const Eigen::Ref<const Eigen::ArrayXd>& deltas, std::uint64_t seed,
-                                    long long samples) {
-  require_frequencies("inv_freq", inv_freq);
-  const long long pairs = inv_freq.size();
+RelativeScoreCoefficients choice_coefficients(VectorChoice choice, long long pairs, std::uint64_t seed,
+                                              long long samples) {
+  require_in_range("pairs", pairs, 1, kMaxDim / 2);
   const long long dim = 2 * pairs;
   require_in_range("samples", samples, 1, kMaxSampleEntries / dim);
 
@@ -166,7 +164,38 @@ Eigen::ArrayXd relative_score_curve(VectorChoice choice, const Eigen::ArrayXd& i
   }
   mean.a /= static_cast<double>(count);
   mean.b /= static_cast<double>(count);
-  return relative_score_curve(mean, inv_freq, deltas);
+  return mean;
+}
+
+Eigen::ArrayXd relative_score_curve(VectorChoice choice, const Eigen::ArrayXd& inv_freq,
+                                    const Eigen::Ref<const Eigen::ArrayXd>& deltas, std::uint64_t seed,
+                                    long long samples) {
+  require_frequencies("inv_freq", inv_freq);
+  return relative_score_curve(choice_coefficients(choice, inv_freq.size(), seed, samples), inv_freq, deltas);
+}
+
+Eigen::ArrayXXd relative_score_curves(const std::vector<RelativeScoreCoefficients>& sets, const Eigen::ArrayXd& inv_freq,
+                                      const Eigen::Ref<const Eigen::ArrayXd>& deltas, bool decay_bound) {
+  require_frequencies("inv_freq", inv_freq);
+  for (const auto& c : sets) require_matching_coefficients(c, inv_freq);
+  require_finite_array("deltas", deltas.data(), deltas.size());
+  const Eigen::Index columns = Eigen::Index(sets.size()) + (decay_bound ? 1 : 0);
+  Eigen::ArrayXXd out(deltas.size(), columns);
+  const Eigen::Index n = inv_freq.size();
+  for_each_delta(inv_freq, deltas, [&](Eigen::Index j, const Eigen::ArrayXd& cs, const Eigen::ArrayXd& sn) {
+    for (std::size_t c = 0; c < sets.size(); ++c)
+      out(j, Eigen::Index(c)) = sets[c].passthrough + (sets[c].a * cs + sets[c].b * sn).sum();
+    if (decay_bound) {
+      double re = 0.0, im = 0.0, total = 0.0;
+      for (Eigen::Index i = 0; i < n; ++i) {
+        re += cs[i];
+        im += sn[i];
+        total += std::sqrt(re * re + im * im);
+      }
+      out(j, columns - 1) = total / static_cast<double>(n);
+    }
+  });
+  return out;
 }
 
 Eigen::ArrayXd long_term_decay_bound(const Eigen::ArrayXd& inv_freq, const Eigen::Ref<const Eigen::ArrayXd>& deltas) {
@@ -180,7 +209,8 @@ Eigen::ArrayXd long_term_decay_bound(const Eigen::ArrayXd& inv_freq, const Eigen
     for (Eigen::Index i = 0; i < n; ++i) {
       re += cs[i];
       im += sn[i];
-      total += std::hypot(re, im);
+      // |S_m| <= d/2, so the plain formula cannot overflow; std::hypot's care costs ~5×.
+      total += std::sqrt(re * re + im * im);
     }
     out[j] = total / static_cast<double>(n);
   });

@@ -34,7 +34,7 @@ app::AppState unusual_state() {
   s.seed = 12345;
   s.samples = 16;
   s.anchor = 7;
-  s.log_delta = true;
+  s.delta_axis = "log";
   s.heads = 12;
   s.head = 5;
   s.vector = {0.1, -0.2, 0.3, -0.4};
@@ -83,7 +83,7 @@ TEST_F(SessionFileTest, SavedSessionReopensToByteIdenticalExports) {
   EXPECT_EQ(reopened.vector, original.vector);
   EXPECT_EQ(reopened.heads, 12);
   EXPECT_EQ(reopened.head, 5);
-  EXPECT_TRUE(reopened.log_delta);
+  EXPECT_EQ(reopened.delta_axis, "log");
 
   session().state() = reopened;
   for (const char* v : views) {

@@ -256,3 +256,34 @@ TEST(Names, AttentionMethods) {
 }
 
 }  // namespace
+
+// relative_score_curves shares one cos/sin evaluation between curves; each column must
+// equal the single-curve evaluation, and the extra column the decay bound. Deltas are
+// given both evenly spaced (recurrence path) and log-spaced (direct path).
+TEST(RelativeScoreCurves, ColumnsMatchSingleCurvesAndTheBound) {
+  const Eigen::ArrayXd inv_freq = pe::inverse_frequencies(64, 10000.0);
+  Eigen::ArrayXd linear = Eigen::ArrayXd::LinSpaced(700, 0.0, 5000.0);
+  Eigen::ArrayXd logspaced(300);
+  for (int k = 0; k < 300; ++k) logspaced[k] = std::pow(10.0, 4.0 * k / 299.0);
+  for (const Eigen::ArrayXd& deltas : {linear, logspaced}) {
+    const std::vector<pe::RelativeScoreCoefficients> sets = {
+        pe::choice_coefficients(pe::VectorChoice::Identical, 32, 7),
+        pe::choice_coefficients(pe::VectorChoice::MeanOfRandomPairs, 32, 7, 16)};
+    const Eigen::ArrayXXd all = pe::relative_score_curves(sets, inv_freq, deltas, true);
+    ASSERT_EQ(all.cols(), 3);
+    ASSERT_EQ(all.rows(), deltas.size());
+    const Eigen::ArrayXd identical = pe::relative_score_curve(pe::VectorChoice::Identical, inv_freq, deltas, 7);
+    const Eigen::ArrayXd mean = pe::relative_score_curve(pe::VectorChoice::MeanOfRandomPairs, inv_freq, deltas, 7, 16);
+    const Eigen::ArrayXd bound = pe::long_term_decay_bound(inv_freq, deltas);
+    for (Eigen::Index j = 0; j < deltas.size(); ++j) {
+      // Independent reference for the identical curve: Σ a_i cos(Δθ_i) + b_i sin(Δθ_i) in double.
+      double reference = 0.0;
+      for (Eigen::Index i = 0; i < inv_freq.size(); ++i)
+        reference += sets[0].a[i] * std::cos(deltas[j] * inv_freq[i]) + sets[0].b[i] * std::sin(deltas[j] * inv_freq[i]);
+      EXPECT_NEAR(all(j, 0), reference, 1e-9 * (1.0 + std::abs(reference)));
+      EXPECT_NEAR(all(j, 0), identical[j], 1e-12 * (1.0 + std::abs(identical[j])));
+      EXPECT_NEAR(all(j, 1), mean[j], 1e-12 * (1.0 + std::abs(mean[j])));
+      EXPECT_NEAR(all(j, 2), bound[j], 1e-12 * (1.0 + bound[j]));
+    }
+  }
+}

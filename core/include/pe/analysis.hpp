@@ -3,6 +3,7 @@
 // decay bound, attention patterns under each method, wavelengths.
 #include <cstdint>
 #include <string>
+#include <vector>
 #include "pe/rope.hpp"
 #include "pe/types.hpp"
 
@@ -37,6 +38,16 @@ enum class VectorChoice { Identical, RandomPair, MeanOfRandomPairs, MeanOfIdenti
 Eigen::ArrayXd relative_score_curve(VectorChoice choice, const Eigen::ArrayXd& inv_freq,
                                     const Eigen::Ref<const Eigen::ArrayXd>& deltas,
                                     std::uint64_t seed = 0, long long samples = 64);
+
+// The coefficients behind relative_score_curve(VectorChoice, ...) for `pairs` pairs.
+RelativeScoreCoefficients choice_coefficients(VectorChoice choice, long long pairs, std::uint64_t seed = 0,
+                                              long long samples = 64);
+
+// Several curves over the same deltas at the price of one: cos/sin of Δθ_i are evaluated
+// once per (Δ, pair) and shared. Column c is relative_score_curve(sets[c], ...); with
+// decay_bound, one more column holds long_term_decay_bound(inv_freq, deltas).
+Eigen::ArrayXXd relative_score_curves(const std::vector<RelativeScoreCoefficients>& sets, const Eigen::ArrayXd& inv_freq,
+                                      const Eigen::Ref<const Eigen::ArrayXd>& deltas, bool decay_bound = false);
 
 // RoFormer §3.4.3 bound: (1/(d/2)) Σ_{j=1}^{d/2} |S_j(Δ)|, S_j = Σ_{i<j} e^{iΔθ_i}.
 Eigen::ArrayXd long_term_decay_bound(const Eigen::ArrayXd& inv_freq,
