@@ -17,19 +17,10 @@ uniform int u_cell_mode;     // 1: n = nearest integer position offset; 0: n = c
 uniform int u_column0;       // framebuffer column with n = 0
 uniform float u_cell_offset; // cell mode: position of column u_column0's centre minus the base
 uniform float u_cell_dx;     // cell mode: positions per framebuffer column
-uniform vec3 u_colormap[16];
-uniform int u_colormap_size;
-uniform float u_vmin;
-uniform float u_vmax;
 
 out vec4 frag_color;
 
-// Same arithmetic as plot::colormap_rgb on the CPU.
-vec3 colormap(float t) {
-  float x = clamp(t, 0.0, 1.0) * float(u_colormap_size - 1);
-  int i = min(int(x), u_colormap_size - 2);
-  return mix(u_colormap[i], u_colormap[i + 1], x - float(i));
-}
+#include "colormap.glsl"
 
 void main() {
   int row = int(floor(u_row_a + u_row_b * gl_FragCoord.y));

@@ -6,18 +6,10 @@ uniform float u_column_a;    // column = floor(u_column_a + u_column_b · gl_Fra
 uniform float u_column_b;
 uniform float u_row_a;       // row = floor(u_row_a + u_row_b · gl_FragCoord.y)
 uniform float u_row_b;
-uniform vec3 u_colormap[16];
-uniform int u_colormap_size;
-uniform float u_vmin;
-uniform float u_vmax;
 
 out vec4 frag_color;
 
-vec3 colormap(float t) {
-  float x = clamp(t, 0.0, 1.0) * float(u_colormap_size - 1);
-  int i = min(int(x), u_colormap_size - 2);
-  return mix(u_colormap[i], u_colormap[i + 1], x - float(i));
-}
+#include "colormap.glsl"
 
 void main() {
   int column = int(floor(u_column_a + u_column_b * gl_FragCoord.x));

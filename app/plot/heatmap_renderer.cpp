@@ -109,9 +109,9 @@ bool HeatmapRenderer::ensure_programs() {
   if (encoding_program_ && values_program_) return true;
   try {
     const auto vertex = render::shader_source("heatmap.vert.glsl");
-    encoding_program_.emplace(vertex, render::shader_source("heatmap_encoding.frag.glsl"), "heatmap.vert.glsl",
+    encoding_program_.emplace(vertex, render::shader_source_with_includes("heatmap_encoding.frag.glsl"), "heatmap.vert.glsl",
                               "heatmap_encoding.frag.glsl");
-    values_program_.emplace(vertex, render::shader_source("heatmap_values.frag.glsl"), "heatmap.vert.glsl",
+    values_program_.emplace(vertex, render::shader_source_with_includes("heatmap_values.frag.glsl"), "heatmap.vert.glsl",
                             "heatmap_values.frag.glsl");
     glGenVertexArrays(1, &vao_);
   } catch (const std::exception& e) {

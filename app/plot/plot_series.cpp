@@ -116,16 +116,21 @@ void hover_series_value(CurrentPlot& c, const char* label, std::span<const doubl
 }  // namespace
 }  // namespace detail
 
+namespace {
+void fit_points(std::span<const double> xs, std::span<const double> ys) {
+  for (size_t i = 0; i < std::min(xs.size(), ys.size()); ++i) {
+    detail::fit_x(xs[i]);
+    detail::fit_y(ys[i]);
+  }
+}
+}  // namespace
+
 void plot_line(const char* label, std::span<const double> xs, std::span<const double> ys, const LineStyle& style) {
   using namespace detail;
   ensure_axes();
   CurrentPlot& c = current();
   const ImU32 color = resolve_color(style.color);
-  const size_t n = std::min(xs.size(), ys.size());
-  for (size_t i = 0; i < n; ++i) {
-    fit_x(xs[i]);
-    fit_y(ys[i]);
-  }
+  fit_points(xs, ys);
   {
     ClipScope clip(c);
     draw_path(c, xs, ys, color, style);
@@ -140,11 +145,7 @@ void plot_points(const char* label, std::span<const double> xs, std::span<const 
   ensure_axes();
   CurrentPlot& c = current();
   const ImU32 color = resolve_color(style.color);
-  const size_t n = std::min(xs.size(), ys.size());
-  for (size_t i = 0; i < n; ++i) {
-    fit_x(xs[i]);
-    fit_y(ys[i]);
-  }
+  fit_points(xs, ys);
   {
     ClipScope clip(c);
     draw_markers(c, xs, ys, color, stroke(style.thickness) * 1.8f);

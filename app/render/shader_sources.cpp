@@ -14,6 +14,28 @@ std::string_view shader_source(std::string_view file_name) {
   throw std::runtime_error("no embedded shader '" + std::string(file_name) + "' (embedded: " + known + ")");
 }
 
+std::string shader_source_with_includes(std::string_view file_name) {
+  const std::string_view text = shader_source(file_name);
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    constexpr std::string_view kInclude = "#include \"";
+    if (line.substr(0, kInclude.size()) == kInclude && line.size() > kInclude.size() + 1 && line.back() == '"') {
+      // One level is enough for our shaders; nested includes would be a design smell here.
+      out += shader_source(line.substr(kInclude.size(), line.size() - kInclude.size() - 1));
+      if (out.empty() || out.back() != '\n') out += '\n';
+    } else {
+      out.append(line);
+      out += '\n';
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
 std::vector<std::string_view> shader_file_names() {
   std::vector<std::string_view> names;
   for (const auto& f : pe_shaders::files()) names.emplace_back(f.name);

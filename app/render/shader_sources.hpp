@@ -1,6 +1,7 @@
 #pragma once
 // GLSL sources compiled into the binary (shaders/*.glsl embedded by pe_embed_files), so
 // the program runs from any directory.
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -10,5 +11,9 @@ namespace render {
 // Throws std::runtime_error naming the file and the embedded ones when absent.
 std::string_view shader_source(std::string_view file_name);
 std::vector<std::string_view> shader_file_names();
+
+// shader_source with every line `#include "other.glsl"` replaced by that embedded file
+// (GLSL has no #include; shared pieces such as the colormap live in one file).
+std::string shader_source_with_includes(std::string_view file_name);
 
 }  // namespace render

@@ -27,6 +27,22 @@ void set_status(StatusLine& status, std::string text, bool error, double now) {
   status = {std::move(text), error, now};
 }
 
+// A modal asking for a path: returns true when `action` was pressed (the popup closes either way).
+bool path_dialog(const char* title, std::string& path, const char* action) {
+  bool confirmed = false;
+  if (ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::InputText("path", &path);
+    if (ImGui::Button(action)) {
+      confirmed = true;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+  return confirmed;
+}
+
 bool ctrl_pressed(int key) {
   const ImGuiIO& io = ImGui::GetIO();
   return io.KeyCtrl && ImGui::IsKeyPressed(key, false);
@@ -98,56 +114,33 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
     ImGui::EndPopup();
   }
 
-  if (ImGui::BeginPopupModal("Save CSV", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::InputText("path", &g_dialog.csv_path);
-    if (ImGui::Button("Save")) {
-      try {
-        write_file_atomic(g_dialog.csv_path, view_csv(state.view, state, derived));
-        set_status(status, "Wrote " + g_dialog.csv_path, false, now);
-      } catch (const std::exception& e) {
-        set_status(status, std::string("CSV not saved: ") + e.what(), true, now);
-      }
-      ImGui::CloseCurrentPopup();
+  if (path_dialog("Save CSV", g_dialog.csv_path, "Save")) {
+    try {
+      write_file_atomic(g_dialog.csv_path, view_csv(state.view, state, derived));
+      set_status(status, "Wrote " + g_dialog.csv_path, false, now);
+    } catch (const std::exception& e) {
+      set_status(status, std::string("CSV not saved: ") + e.what(), true, now);
     }
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
   }
-
-  if (ImGui::BeginPopupModal("Save session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::InputText("path", &g_dialog.session_path);
-    if (ImGui::Button("Save")) {
-      try {
-        save_session(g_dialog.session_path, state);
-        set_status(status, "Saved session " + g_dialog.session_path, false, now);
-      } catch (const std::exception& e) {
-        set_status(status, std::string("Session not saved: ") + e.what(), true, now);
-      }
-      ImGui::CloseCurrentPopup();
+  if (path_dialog("Save session", g_dialog.session_path, "Save")) {
+    try {
+      save_session(g_dialog.session_path, state);
+      set_status(status, "Saved session " + g_dialog.session_path, false, now);
+    } catch (const std::exception& e) {
+      set_status(status, std::string("Session not saved: ") + e.what(), true, now);
     }
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
   }
-
-  if (ImGui::BeginPopupModal("Open session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::InputText("path", &g_dialog.session_path);
-    if (ImGui::Button("Open")) {
-      try {
-        std::vector<std::string> warnings;
-        state = load_session(g_dialog.session_path, state, warnings);
-        set_status(status, warnings.empty() ? "Opened " + g_dialog.session_path
-                                            : "Opened " + g_dialog.session_path + " (" + warnings.front() + ")",
-                   false, now);
-      } catch (const std::exception& e) {
-        // The current state is kept untouched.
-        set_status(status, std::string("Session not opened: ") + e.what(), true, now);
-      }
-      ImGui::CloseCurrentPopup();
+  if (path_dialog("Open session", g_dialog.session_path, "Open")) {
+    try {
+      std::vector<std::string> warnings;
+      state = load_session(g_dialog.session_path, state, warnings);
+      set_status(status, warnings.empty() ? "Opened " + g_dialog.session_path
+                                          : "Opened " + g_dialog.session_path + " (" + warnings.front() + ")",
+                 false, now);
+    } catch (const std::exception& e) {
+      // The current state is kept untouched.
+      set_status(status, std::string("Session not opened: ") + e.what(), true, now);
     }
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
   }
   return actions;
 }

@@ -30,13 +30,8 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string fmt(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  std::array<char, 64> buf{};
-  auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  return std::string(buf.data(), r.ptr);
-}
+// Shortest round-trip text (pe::format_double), so a message shows exactly the rejected value.
+std::string fmt(double v) { return format_double(v); }
 
 // "string", "boolean", "array", "object", "number" — what the user wrote, for messages.
 std::string kind(const json& j) { return j.type_name(); }

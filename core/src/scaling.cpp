@@ -16,14 +16,8 @@
 namespace pe {
 namespace {
 
-// Shortest round-trip text, so a message shows exactly the value that was rejected.
-std::string fmt(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  std::array<char, 64> buf{};
-  auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  return std::string(buf.data(), r.ptr);
-}
+// Shortest round-trip text (pe::format_double), so a message shows exactly the rejected value.
+std::string fmt(double v) { return format_double(v); }
 
 [[noreturn]] void reject(const std::string& key, const std::string& value, const std::string& allowed) {
   throw InvalidArgument(key, value, allowed);
