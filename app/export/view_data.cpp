@@ -103,6 +103,14 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
       for (Eigen::Index j = 0; j < row.size(); ++j) out << ',' << g(row[j]);
       out << "\n";
     }
+  } else if (view == "common-mistake") {
+    const std::vector<double> v = effective_vector(s);
+    const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size()));
+    if (2 * inv.size() != x.size()) throw std::runtime_error("common-mistake needs a fully rotary configuration");
+    out << "position,rope_norm_ratio,seed004_norm_ratio\n";
+    for (long long p = 0; p < std::clamp<long long>(s.length, 2, 512); ++p)
+      out << p << ',' << g(pe::apply_rope(x, double(p), inv, pe::PairConvention::Interleaved).norm() / x.norm()) << ','
+          << g(pe::apply_seed004_mixed_tables(x, double(p), inv).norm() / x.norm()) << "\n";
   } else if (view == "alibi") {
     const Eigen::ArrayXd slopes = pe::alibi_slopes(s.heads);
     out << "head,slope\n";

@@ -17,6 +17,7 @@ void draw_attention_view(ViewContext& ctx);
 void draw_scaling_view(ViewContext& ctx);
 void draw_extrapolation_view(ViewContext& ctx);
 void draw_compare_view(ViewContext& ctx);
+void draw_common_mistake_view(ViewContext& ctx);
 
 namespace {
 const ViewInfo kViews[] = {
@@ -27,6 +28,7 @@ const ViewInfo kViews[] = {
     {"rope-spectrum", "Spectrum", "RoPE frequency spectrum θ_i (log) and wavelengths vs the context length", draw_rope_spectrum_view},
     {"clock-hands", "Clock hands", "Each dimension pair as a rotating 2D hand at position p, with the numbers", draw_clock_hands_view},
     {"relative-score", "Relative score", "s(Δ) = ⟨R(m)q, R(m+Δ)k⟩: depends only on Δ, decays; long-term-decay bound", draw_relative_score_view},
+    {"common-mistake", "Common mistake", "Seed 004's mixed cos/sin tables beside the real rotation: norms and relativity break", draw_common_mistake_view},
     {"alibi", "ALiBi", "ALiBi per-head slopes and the causal bias matrix", draw_alibi_view},
     {"attention", "Attention", "Attention patterns softmax(QKᵀ/√d + mask) under each method", draw_attention_view},
     {"scaling", "Scaling", "RoPE context extension: wavelengths before/after and θ'/θ of every method", draw_scaling_view},

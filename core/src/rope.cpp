@@ -252,4 +252,26 @@ MatrixD apply_rope(const Eigen::Ref<const MatrixD>& rows, const Eigen::Ref<const
   return y;
 }
 
+Eigen::VectorXd apply_seed004_mixed_tables(const Eigen::Ref<const Eigen::VectorXd>& x, double position,
+                                           const Eigen::ArrayXd& inv_freq) {
+  require_frequencies("inv_freq", inv_freq);
+  require_finite("position", position);
+  const Eigen::Index half = inv_freq.size();
+  if (x.size() != 2 * half) {
+    throw InvalidArgument("x size", std::to_string(x.size()),
+                          "must be 2·inv_freq.size() = " + std::to_string(2 * half) + " (seed 004 rotates every dim)");
+  }
+  require_finite_entries("x", x.data(), x.size());
+  Eigen::VectorXd y(x.size());
+  for (Eigen::Index i = 0; i < half; ++i) {
+    // Column j of cat(freqs, freqs) holds frequency j mod d/2.
+    const double alpha = position * inv_freq[(2 * i) % half];
+    const double beta = position * inv_freq[(2 * i + 1) % half];
+    const double x1 = x[2 * i], x2 = x[2 * i + 1];
+    y[2 * i] = x1 * std::cos(alpha) - x2 * std::sin(alpha);
+    y[2 * i + 1] = x1 * std::sin(beta) + x2 * std::cos(beta);
+  }
+  return y;
+}
+
 }  // namespace pe

@@ -107,4 +107,14 @@ MatrixD apply_rope(const Eigen::Ref<const MatrixD>& rows, const Eigen::Ref<const
                    const Eigen::ArrayXd& inv_freq, PairConvention convention,
                    RotationSign sign = RotationSign::Positive);
 
+// SEED-ERRATA 3, reproduced on purpose for the "common mistake" view: seed 004's code
+// caches cat(freqs, freqs) (the half-split layout) but pairs dims interleaved and reads
+// cos[..., ::2], sin[..., 1::2]. Pair i (dims 2i, 2i+1) then gets
+//   y_2i   = x_2i·cos α − x_2i+1·sin α,   α = p·θ_{2i mod d/2}
+//   y_2i+1 = x_2i·sin β + x_2i+1·cos β,   β = p·θ_{(2i+1) mod d/2}
+// which is not a rotation (determinant cos(α − β)): norms change and the score depends
+// on absolute position. Never use it as RoPE.
+Eigen::VectorXd apply_seed004_mixed_tables(const Eigen::Ref<const Eigen::VectorXd>& x, double position,
+                                           const Eigen::ArrayXd& inv_freq);
+
 }  // namespace pe
