@@ -9,6 +9,7 @@
 
 #include "cli/state_options.hpp"
 #include "export/view_data.hpp"
+#include "export/slide_deck.hpp"
 #include "export/view_export.hpp"
 #include "state/session_file.hpp"
 #include "views/view.hpp"
@@ -23,17 +24,6 @@ bool parse_size(const std::string& text, int& w, int& h) {
   w = std::stoi(m[1]);
   h = std::stoi(m[2]);
   return true;
-}
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
 }
 
 }  // namespace
@@ -80,22 +70,13 @@ int run_export_command(int argc, char** argv) {
     session.frame(0.0);  // settles derived results and fonts
     if (all_dir) {
       std::filesystem::create_directories(*all_dir);
-      const auto views = all_views();
-      std::string html = "<!doctype html>\n<meta charset=\"utf-8\">\n<title>pe-viz slides</title>\n"
-                         "<style>body{background:#111;color:#eee;font-family:sans-serif;margin:0}"
-                         "section{min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center}"
-                         "img{max-width:96vw;max-height:88vh}</style>\n";
-      int k = 0;
-      for (const auto& v : views) {
-        ++k;
-        const std::string name = default_export_name(session.state(), v.name);
-        const double ms = export_view_png(session, {v.name, width, height, bg, std::filesystem::path(*all_dir) / name});
-        std::printf("[%d/%zu] %s (%dx%d, %.0f ms)\n", k, views.size(), name.c_str(), width, height, ms);
+      const auto requests = slide_deck_requests(session.state(), *all_dir, width, height, bg);
+      for (std::size_t k = 0; k < requests.size(); ++k) {
+        const double ms = export_view_png(session, requests[k]);
+        std::printf("[%zu/%zu] %s (%dx%d, %.0f ms)\n", k + 1, requests.size(), requests[k].path.filename().c_str(), width, height, ms);
         std::fflush(stdout);
-        html += "<section><h2>" + html_escape(v.title) + "</h2><img src=\"" + name + "\" alt=\"" + html_escape(v.summary) +
-                "\"><p>" + html_escape(v.summary) + "</p></section>\n";
       }
-      write_file_atomic(std::filesystem::path(*all_dir) / "index.html", html);
+      write_file_atomic(std::filesystem::path(*all_dir) / "index.html", slide_deck_html(requests));
       std::printf("wrote %s/index.html\n", all_dir->c_str());
       return 0;
     }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "platform/app_session.hpp"
+#include "export/slide_deck.hpp"
 #include "export/view_export.hpp"
 #include "render/gl_errors.hpp"
 #include "render/png_writer.hpp"
@@ -87,6 +88,8 @@ int run_gui(AppState state, const GuiOptions& options) {
       return errors.empty() ? 0 : 3;
     }
     StatusLine status;
+    // A deck export runs one view per frame so the window stays responsive and shows progress.
+    SlideDeckJob deck;
     glfwSetDropCallback(session.window().handle(), on_drop);
     while (!session.window().should_close()) {
       if (session.state().animate_length) animate_length(session.state(), glfwGetTime());
@@ -96,6 +99,11 @@ int run_gui(AppState state, const GuiOptions& options) {
       session.window().swap();
       load_dropped_files(session.state(), g_dropped, status, glfwGetTime());
       g_dropped.clear();
+      if (!actions.export_all.empty() && !deck.active()) deck.start(actions.export_all);
+      if (deck.active()) {
+        const SlideDeckJob::Step step = deck.step(session);
+        status = {step.message, step.error, glfwGetTime(), step.finished ? -1.0f : float(step.done) / float(step.total)};
+      }
       if (actions.export_png) {
         try {
           const double ms = export_view_png(session, *actions.export_png);

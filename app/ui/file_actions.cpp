@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "export/view_data.hpp"
+#include "export/slide_deck.hpp"
 #include "export/view_export.hpp"
 #include "state/session_file.hpp"
 
@@ -18,6 +19,7 @@ struct DialogState {
   int size_choice = 0;  // window, 2× window, 1920×1080, 3840×2160, custom
   int custom_w = 2560, custom_h = 1440;
   int background = 0;
+  bool all_views = false;
   std::string png_path, session_path = "session.pe-viz.json", csv_path;
 };
 
@@ -97,7 +99,11 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
     }
     ImGui::Combo("background", &g_dialog.background, "theme\0white\0transparent\0");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("background: the theme's colour, white (for papers) or transparent (for slides).");
-    ImGui::InputText("path", &g_dialog.png_path);
+    if (ImGui::Checkbox("all views, as slides", &g_dialog.all_views))
+      g_dialog.png_path = g_dialog.all_views ? std::string("pe-viz-slides") : default_export_name(state, state.view);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Write every view into the folder named by path, with an index.html that shows them as slides.");
+    ImGui::InputText(g_dialog.all_views ? "folder" : "path", &g_dialog.png_path);
     ImGui::TextDisabled("The view is redrawn at this size: fonts and lines stay sharp.");
     if (ImGui::Button("Export")) {
       int w = window_width, h = window_height;
@@ -105,8 +111,13 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
       if (g_dialog.size_choice == 2) { w = 1920; h = 1080; }
       if (g_dialog.size_choice == 3) { w = 3840; h = 2160; }
       if (g_dialog.size_choice == 4) { w = g_dialog.custom_w; h = g_dialog.custom_h; }
-      actions.export_png = ExportRequest{state.view, w, h, Background(g_dialog.background), g_dialog.png_path};
-      set_status(status, "Exporting " + g_dialog.png_path + " …", false, now);
+      if (g_dialog.all_views) {
+        actions.export_all = slide_deck_requests(state, g_dialog.png_path, w, h, Background(g_dialog.background));
+        set_status(status, "Exporting every view into " + g_dialog.png_path + " …", false, now);
+      } else {
+        actions.export_png = ExportRequest{state.view, w, h, Background(g_dialog.background), g_dialog.png_path};
+        set_status(status, "Exporting " + g_dialog.png_path + " …", false, now);
+      }
       ImGui::CloseCurrentPopup();
     }
     ImGui::SameLine();
@@ -158,7 +169,12 @@ void load_dropped_files(AppState& state, const std::vector<std::string>& paths, 
 }
 
 void draw_status_line(const StatusLine& status, double now) {
-  if (status.text.empty() || (!status.error && now - status.shown_at > 8.0)) return;
+  if (status.progress >= 0.0f) {
+    ImGui::ProgressBar(status.progress, ImVec2(ImGui::GetFontSize() * 12.0f, 0.0f));
+    ImGui::SameLine();
+  } else if (status.text.empty() || (!status.error && now - status.shown_at > 8.0)) {
+    return;
+  }
   ImGui::PushStyleColor(ImGuiCol_Text, status.error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.5f, 0.85f, 0.5f, 1.0f));
   ImGui::TextUnformatted(status.text.c_str());
   ImGui::PopStyleColor();

@@ -16,10 +16,12 @@ struct StatusLine {
   std::string text;
   bool error = false;
   double shown_at = 0.0;
+  float progress = -1.0f;  // 0 ... 1 while a long export runs; < 0: no bar
 };
 
 struct FileActions {
   std::optional<ExportRequest> export_png;
+  std::vector<ExportRequest> export_all;  // every view into a folder (+ index.html)
 };
 
 // Draws the menu bar items and any open dialog; call inside a window with a menu bar.

@@ -149,7 +149,9 @@ TEST_F(DumpTest, EveryListedPresetRoundTrips) {
       EXPECT_LE(rel_diff(original[i], 1.0 / std::pow(c.theta, 2.0 * i / rd)), 1e-12) << "pair " << i;
       EXPECT_TRUE(std::isfinite(inv[i]) && inv[i] > 0) << "pair " << i;
       EXPECT_LE(rel_diff(wl[i], 2 * std::numbers::pi / inv[i]), 1e-12) << "pair " << i;
-      if (c.scaling.type == pe::RopeType::Default) EXPECT_EQ(inv[i], original[i]) << "pair " << i;
+      if (c.scaling.type == pe::RopeType::Default) {
+        EXPECT_EQ(inv[i], original[i]) << "pair " << i;
+      }
     }
     EXPECT_GT(j.at("attention_factor").get<double>(), 0.0);
   }
@@ -186,7 +188,9 @@ TEST_F(DumpTest, PresetsCarryThePublishedModelValues) {
       continue;
     }
     const json j = run_json(std::string("--preset ") + p.key);
-    if (p.theta > 0) EXPECT_EQ(j.at("theta").get<double>(), p.theta);
+    if (p.theta > 0) {
+      EXPECT_EQ(j.at("theta").get<double>(), p.theta);
+    }
     EXPECT_EQ(j.at("head_dim").get<long long>(), p.head_dim);
     EXPECT_EQ(j.at("rotary_dim").get<long long>(), p.rotary_dim);
   }

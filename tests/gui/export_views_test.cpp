@@ -171,7 +171,7 @@ void expect_failure_names(const std::function<void()>& f, const std::string& nee
 TEST_F(ExportTest, UnwritablePathsThrowNamingThePathAndTheSessionGoesOn) {
   TempDir dir;
   const fs::path good = dir / "good.png";
-  for (const fs::path bad : {fs::path("/nonexistent-pe-viz-dir/sub/x.png"), fs::path("/proc/forbidden/x.png"),
+  for (const fs::path& bad : {fs::path("/nonexistent-pe-viz-dir/sub/x.png"), fs::path("/proc/forbidden/x.png"),
                              dir.path() / "missing" / "x.png"}) {
     SCOPED_TRACE(bad.string());
     try {

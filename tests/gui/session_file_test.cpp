@@ -249,7 +249,7 @@ TEST_F(SessionFileTest, LoadSessionNamesTheFile) {
 }
 
 TEST_F(SessionFileTest, UnwritablePathsThrowNamingThePathAndTheAppGoesOn) {
-  for (const fs::path bad : {fs::path("/nonexistent-pe-viz-dir/s.json"), fs::path("/proc/forbidden/s.json")}) {
+  for (const fs::path& bad : {fs::path("/nonexistent-pe-viz-dir/s.json"), fs::path("/proc/forbidden/s.json")}) {
     SCOPED_TRACE(bad.string());
     try {
       app::save_session(bad, session().state());
