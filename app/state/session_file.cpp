@@ -239,6 +239,19 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
       warnings.push_back("unknown key '" + key + "' ignored");
     }
   }
+  // A hand-written session may name presets without spelling out their numbers.
+  try {
+    if (j.contains("preset") && !j.contains("rope") && !s.preset.empty()) {
+      const std::string view = s.view;
+      apply_preset(s, s.preset);
+      s.view = view;
+      if (j.contains("length")) s.length = get_as<long long>(j["length"], "length");
+    }
+    if (j.contains("compare_b_preset") && !j.contains("compare_b") && !s.compare_b_preset.empty())
+      s.compare_b = pe::load_preset(s.compare_b_preset);
+  } catch (const pe::InvalidArgument& e) {
+    throw SessionError(std::string("preset: ") + e.what());
+  }
   const std::string error = validate_state(s);
   if (!error.empty()) throw SessionError("invalid values: " + error);
   if (s.ui_scale < 1.0f || s.ui_scale > 3.0f) throw SessionError("ui_scale: must be 1 ... 3");
