@@ -69,8 +69,10 @@ int main(int argc, char** argv) {
     state = app::default_state();
     // The last session comes back on start (not for scripted screenshots, which must be
     // reproducible); a broken autosave is reported and skipped, never fatal.
-    const auto autosave = app::autosave_path();
-    if (!no_restore && !gui.screenshot && !session_path && !autosave.empty() && std::filesystem::exists(autosave)) {
+    // (autosave_path() creates ~/.config/pe-viz, so it is only asked for when restoring.)
+    const bool restore = !no_restore && !gui.screenshot && !session_path;
+    const auto autosave = restore ? app::autosave_path() : std::filesystem::path();
+    if (restore && !autosave.empty() && std::filesystem::exists(autosave)) {
       try {
         std::vector<std::string> warnings;
         state = app::load_session(autosave, state, warnings);

@@ -82,6 +82,13 @@ std::string dump_json(const pe::RopeConfig& c, long long length, long long rows)
   j["original_inv_freq"] = array_of(r.original_inv_freq);
   j["wavelengths"] = array_of(2.0 * std::numbers::pi / r.inv_freq);  // tokens per full turn
   if (rows > 0) {
+    // JSON text costs ~14× the float table in memory: cap what one dump prints.
+    constexpr long long kMaxDumpEntries = 4'000'000;
+    if (rows * r.inv_freq.size() > kMaxDumpEntries)
+      throw pe::InvalidArgument("rows", std::to_string(rows),
+                                "at most " + std::to_string(kMaxDumpEntries / r.inv_freq.size()) + " rows at " +
+                                    std::to_string(r.inv_freq.size()) + " pairs (" + std::to_string(kMaxDumpEntries) +
+                                    " cos/sin entries per dump)");
     // cos/sin of p·θ_i for p = 0 ... rows−1 (float32 tables, before attention_factor).
     const pe::RopeTables t = pe::rope_tables(r.inv_freq, rows);
     json cos_rows = json::array(), sin_rows = json::array();

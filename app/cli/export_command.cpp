@@ -83,10 +83,12 @@ int run_export_command(int argc, char** argv) {
     const std::string view = session.state().view;
     const std::filesystem::path path = output ? std::filesystem::path(*output)
                                               : std::filesystem::path(default_export_name(session.state(), view));
+    // The numbers first: a view without data, or an unwritable CSV path, fails before any PNG is written.
+    const std::string data = csv ? view_csv(view, session.state(), session.derived()) : std::string();
     const double ms = export_view_png(session, {view, width, height, bg, path});
     std::printf("wrote %s (%dx%d, view %s, %.0f ms)\n", path.c_str(), width, height, view.c_str(), ms);
     if (csv) {
-      write_file_atomic(*csv, view_csv(view, session.state(), session.derived()));
+      write_file_atomic(*csv, data);
       std::printf("wrote %s\n", csv->c_str());
     }
     return 0;

@@ -1,5 +1,6 @@
 #include "cli/state_options.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "pe/config.hpp"
@@ -27,7 +28,7 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
   cli.add_option("--partial-rotary-factor", o.partial_rotary_factor, "Fraction of dims that rotate (0, 1]");
   cli.add_option("--delta-axis", o.delta_axis, "relative-score Δ axis: auto | linear | log");
   cli.add_option("--samples", o.samples, "Random pairs averaged in relative-score (>= 1)");
-  cli.add_option("--seed", o.seed, "Random seed");
+  cli.add_option("--seed", o.seed, "Random seed (0 ... 18446744073709551615)");
   cli.add_option("--heads", o.heads, "ALiBi head count (>= 1)");
   cli.add_option("--head", o.head, "ALiBi head shown (1 ... heads)");
   cli.add_option("--colormap", o.colormap, "Heatmap colormap: rdbu | viridis | cividis");
@@ -54,11 +55,21 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
   // Changing the model's numbers makes it a custom configuration (the preset no longer applies).
   if (o.theta || o.dim || o.partial_rotary_factor || o.convention || o.scaling || o.factor || o.original_max_position_embeddings)
     s.preset.clear();
+  // Checked here under the CLI's names (core's config validation uses config.json keys).
+  if (o.theta) pe::require_theta("theta", *o.theta);
+  if (o.factor && !(std::isfinite(*o.factor) && *o.factor >= 1.0))
+    throw pe::InvalidArgument("factor", pe::format_double(*o.factor), "a finite number >= 1");
   if (o.theta) s.rope.theta = *o.theta;
   if (o.dim) s.rope.head_dim = *o.dim;
   if (o.partial_rotary_factor) s.rope.partial_rotary_factor = *o.partial_rotary_factor;
   if (o.convention) s.rope.convention = pe::pair_convention_from_string(*o.convention);
-  if (o.scaling) s.rope.scaling.type = pe::rope_type_from_string(*o.scaling);
+  if (o.scaling) {
+    try {
+      s.rope.scaling.type = pe::rope_type_from_string(*o.scaling);
+    } catch (const pe::InvalidArgument& e) {
+      throw pe::InvalidArgument("scaling", *o.scaling, e.allowed());
+    }
+  }
   if (o.factor) s.rope.scaling.factor = *o.factor;
   if (o.original_max_position_embeddings) s.rope.scaling.original_max_position_embeddings = *o.original_max_position_embeddings;
   if (o.length) {
@@ -69,7 +80,21 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
   if (o.pair) s.pair = *o.pair;
   if (o.samples) s.samples = *o.samples;
   if (o.delta_axis) s.delta_axis = *o.delta_axis;
-  if (o.seed) s.seed = *o.seed;
+  if (o.seed) {
+    const std::string& t = *o.seed;
+    std::size_t used = 0;
+    unsigned long long v = 0;
+    bool ok = !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+    if (ok) {
+      try {
+        v = std::stoull(t, &used);
+      } catch (const std::exception&) {
+        ok = false;
+      }
+    }
+    if (!ok || used != t.size()) throw pe::InvalidArgument("seed", t, "a whole number 0 ... 18446744073709551615");
+    s.seed = v;
+  }
   if (o.heads) s.heads = *o.heads;
   if (o.head) s.head = *o.head;
   if (o.colormap) {
@@ -79,7 +104,7 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
     else throw pe::InvalidArgument("colormap", *o.colormap, "rdbu, viridis or cividis");
   }
   if (o.ui_scale) {
-    if (!(*o.ui_scale >= 1.0 && *o.ui_scale <= 3.0)) throw pe::InvalidArgument("ui-scale", std::to_string(*o.ui_scale), "1 ... 3");
+    if (!(*o.ui_scale >= 1.0 && *o.ui_scale <= 3.0)) throw pe::InvalidArgument("ui-scale", pe::format_double(*o.ui_scale), "1 ... 3");
     s.ui_scale = float(*o.ui_scale);
   }
   if (o.light) s.dark_theme = false;

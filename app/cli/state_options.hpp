@@ -14,7 +14,7 @@ struct StateOverrides {
   std::optional<std::string> preset, config, view, convention, scaling, colormap, delta_axis;
   std::optional<double> theta, factor, partial_rotary_factor, ui_scale;
   std::optional<long long> dim, length, position, pair, original_max_position_embeddings, samples, heads, head;
-  std::optional<std::uint64_t> seed;
+  std::optional<std::string> seed;  // parsed by apply_overrides: "-1" must not wrap to 2^64−1
   bool light = false;
   bool no_pixel_mean = false;
 };

@@ -9,6 +9,9 @@
 #include "pe/alibi.hpp"
 #include "pe/analysis.hpp"
 #include "pe/errors.hpp"
+#include "pe/extrapolation.hpp"
+#include "pe/scaling.hpp"
+#include "views/scaling_methods.hpp"
 #include "pe/learned.hpp"
 #include "pe/rope.hpp"
 #include "pe/sinusoidal.hpp"
@@ -42,20 +45,22 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
   const auto& inv = d.rope.inv_freq;
   if (view == "sinusoidal") {
     const long long dim = s.rope.head_dim;
+    const auto positions = sampled_positions(s.length, out);  // writes its note first
     out << "position";
     for (long long j = 0; j < dim; ++j) out << ",dim" << j;
     out << "\n";
-    for (long long p : sampled_positions(s.length, out)) {
+    for (long long p : positions) {
       out << p;
       for (long long j = 0; j < dim; ++j) out << ',' << g(pe::sinusoidal_value(p, j, dim, s.rope.theta));
       out << "\n";
     }
   } else if (view == "rope-cos" || view == "rope-sin") {
     const bool cosine = view == "rope-cos";
+    const auto positions = sampled_positions(s.length, out);  // writes its note first
     out << "position";
     for (Eigen::Index i = 0; i < inv.size(); ++i) out << ",pair" << i;
     out << "\n";
-    for (long long p : sampled_positions(s.length, out)) {
+    for (long long p : positions) {
       out << p;
       for (Eigen::Index i = 0; i < inv.size(); ++i) out << ',' << g(cosine ? std::cos(double(p) * inv[i]) : std::sin(double(p) * inv[i]));
       out << "\n";
@@ -94,10 +99,11 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
       out << g(deltas[k]) << ',' << g(a[k]) << ',' << g(b[k]) << ',' << g(c[k]) << ',' << g(e[k]) << ',' << g(bound[k]) << "\n";
   } else if (view == "learned") {
     const pe::LearnedEmbedding table(s.learned_max_len, s.rope.head_dim, 0.02, s.seed);
+    const auto positions = sampled_positions(table.max_len(), out);  // writes its note first
     out << "position";
     for (long long j = 0; j < s.rope.head_dim; ++j) out << ",dim" << j;
     out << "\n";
-    for (long long p : sampled_positions(table.max_len(), out)) {
+    for (long long p : positions) {
       const Eigen::VectorXf row = table.at(p);
       out << p;
       for (Eigen::Index j = 0; j < row.size(); ++j) out << ',' << g(row[j]);
@@ -120,6 +126,8 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
     params.length = std::min<long long>(s.length, 64);
     params.dim = s.rope.head_dim;
     params.theta = s.rope.theta;
+    params.rope_inv_freq = d.rope.inv_freq;
+    params.convention = s.rope.convention;
     params.seed = s.seed;
     params.alibi_slope = pe::alibi_slopes(s.heads)[std::clamp<long long>(s.head, 1, s.heads) - 1];
     out << "method,query,key,weight\n";
@@ -128,6 +136,45 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
       const pe::TableF w = pe::attention_pattern(m, params);
       for (Eigen::Index i = 0; i < w.rows(); ++i)
         for (Eigen::Index j = 0; j <= i; ++j) out << pe::to_string(m) << ',' << i << ',' << j << ',' << g(w(i, j)) << "\n";
+    }
+  } else if (view == "scaling" || view == "extrapolation") {
+    // Per pair: every method's θ'_i (scaling) or unseen-angle fraction at L (extrapolation).
+    const auto& methods = all_method_frequencies(s.rope, s.length);
+    const long long train = s.rope.original_max_position_embeddings();
+    out << "# " << (view == "scaling" ? "inv_freq per method" : "fraction of positions < L at an unseen angle")
+        << ", L = " << s.length << ", L_orig = " << train << "\n";
+    out << "pair,original_inv_freq";
+    std::vector<const MethodFrequencies*> ok;
+    std::vector<Eigen::ArrayXd> columns;
+    for (const auto& m : methods) {
+      if (!m.error.empty() || m.freqs.inv_freq.size() != inv.size()) continue;
+      ok.push_back(&m);
+      out << ',' << m.label << (view == "scaling" ? "" : " unseen");
+      columns.push_back(view == "scaling"
+                            ? m.freqs.inv_freq
+                            : pe::extrapolation_report(methods.front().freqs.inv_freq, train, m.freqs.inv_freq, s.length).unseen_fraction);
+    }
+    out << "\n";
+    for (Eigen::Index i = 0; i < inv.size(); ++i) {
+      out << i << ',' << g(d.rope.original_inv_freq[i]);
+      for (const auto& c : columns) out << ',' << g(c[i]);
+      out << "\n";
+    }
+  } else if (view == "compare") {
+    const pe::ScaledFrequencies b = pe::scaled_frequencies(s.compare_b, s.length);
+    out << "# A: " << (s.rope.title.empty() ? s.rope.name : s.rope.title) << "; B: "
+        << (s.compare_b.title.empty() ? s.compare_b.name : s.compare_b.title) << "\n";
+    out << "pair,inv_freq_a,inv_freq_b,wavelength_a,wavelength_b\n";
+    for (Eigen::Index i = 0; i < std::max(inv.size(), b.inv_freq.size()); ++i) {
+      out << i << ',';
+      if (i < inv.size()) out << g(inv[i]);
+      out << ',';
+      if (i < b.inv_freq.size()) out << g(b.inv_freq[i]);
+      out << ',';
+      if (i < inv.size()) out << g(2 * std::numbers::pi / inv[i]);
+      out << ',';
+      if (i < b.inv_freq.size()) out << g(2 * std::numbers::pi / b.inv_freq[i]);
+      out << "\n";
     }
   } else {
     throw pe::InvalidArgument("view", view, "a view with data (see pe-viz --list-views)");

@@ -52,6 +52,9 @@ struct PlotOptions {
 bool begin_plot(const char* id, ImVec2 size, const PlotOptions& options = {});
 void setup_axes(const AxisSpec& x, const AxisSpec& y);
 void end_plot();
+// Forgets a plot begun but not ended (an exception unwound past end_plot): the next
+// begin_plot starts clean. Harmless when no plot is open.
+void abandon_plot();
 
 // The default color of series k (colour-blind-safe palette).
 ImU32 series_color(int k);

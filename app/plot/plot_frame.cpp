@@ -421,6 +421,8 @@ void setup_axes(const AxisSpec& x, const AxisSpec& y) {
   draw_background_and_grid(c);
 }
 
+void abandon_plot() { detail::g_current = nullptr; }
+
 void end_plot() {
   using namespace detail;
   CurrentPlot& c = current();

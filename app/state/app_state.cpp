@@ -4,6 +4,7 @@
 #include <random>
 
 #include "pe/errors.hpp"
+#include "views/view.hpp"
 
 namespace app {
 
@@ -49,7 +50,20 @@ bool delta_axis_is_log(const AppState& s) {
 std::string validate_state(const AppState& s) {
   try {
     pe::require_even_dim("dim", s.rope.head_dim);  // every view pairs dimensions
+    // Heatmaps draw one texture row per dimension; 8192 stays inside every GL's limits.
+    if (s.rope.head_dim > kMaxViewDim)
+      throw pe::InvalidArgument("dim", std::to_string(s.rope.head_dim), "2 ... " + std::to_string(kMaxViewDim) + " in the views");
     pe::validate(s.rope);
+    if (!find_view(s.view)) throw pe::InvalidArgument("view", s.view, "a name from `pe-viz --list-views`");
+    if (!find_view(s.compare_view) || s.compare_view == "compare")
+      throw pe::InvalidArgument("compare_view", s.compare_view, "a view name other than compare");
+    try {
+      pe::validate(s.compare_b);
+    } catch (const pe::InvalidArgument& e) {
+      throw pe::InvalidArgument("compare_b." + e.parameter(), e.value(), e.allowed());
+    }
+    if (s.compare_b.head_dim > kMaxViewDim || s.compare_b.head_dim % 2 != 0)
+      throw pe::InvalidArgument("compare_b.dim", std::to_string(s.compare_b.head_dim), "even, 2 ... " + std::to_string(kMaxViewDim));
     pe::require_length("length", s.length);
     if (s.position < 0 || s.position >= s.length)
       throw pe::InvalidArgument("position", std::to_string(s.position),
@@ -57,10 +71,20 @@ std::string validate_state(const AppState& s) {
     if (s.pair < 0 || s.pair >= s.rope.rotary_dim() / 2)
       throw pe::InvalidArgument("pair", std::to_string(s.pair),
                                 "0 ... " + std::to_string(s.rope.rotary_dim() / 2 - 1));
-    pe::require_at_least("samples", s.samples, 1);
+    if (s.samples < 1 || s.samples > kMaxSamples)
+      throw pe::InvalidArgument("samples", std::to_string(s.samples), "1 ... " + std::to_string(kMaxSamples));
+    if (s.anchor < 0 || s.anchor >= s.length)
+      throw pe::InvalidArgument("anchor", std::to_string(s.anchor), "0 ... length-1 = " + std::to_string(s.length - 1));
+    if (s.learned_max_len < 1 || s.learned_max_len > kMaxLearnedLen)
+      throw pe::InvalidArgument("learned_max_len", std::to_string(s.learned_max_len), "1 ... " + std::to_string(kMaxLearnedLen));
+    if (!(s.play_speed >= 0.01 && s.play_speed <= 1000.0))
+      throw pe::InvalidArgument("play_speed", pe::format_double(s.play_speed), "0.01 ... 1000 positions per second");
+    if (!(s.ui_scale >= 1.0f && s.ui_scale <= 3.0f))
+      throw pe::InvalidArgument("ui_scale", pe::format_double(s.ui_scale), "1 ... 3");
     if (s.delta_axis != "auto" && s.delta_axis != "linear" && s.delta_axis != "log")
       throw pe::InvalidArgument("delta_axis", s.delta_axis, "auto, linear or log");
-    pe::require_at_least("heads", s.heads, 1);
+    if (s.heads < 1 || s.heads > kMaxHeads)
+      throw pe::InvalidArgument("heads", std::to_string(s.heads), "1 ... " + std::to_string(kMaxHeads));
     if (s.head < 1 || s.head > s.heads)
       throw pe::InvalidArgument("head", std::to_string(s.head), "1 ... heads = " + std::to_string(s.heads));
   } catch (const std::exception& e) {

@@ -67,6 +67,13 @@ AppState default_state();
 
 bool delta_axis_is_log(const AppState& state);
 
+// Limits of what the views can draw (core accepts more; a view draws one row per dim,
+// averages `samples` vectors every θ change, and so on).
+inline constexpr long long kMaxViewDim = 8192;
+inline constexpr long long kMaxSamples = 4096;
+inline constexpr long long kMaxHeads = 1024;
+inline constexpr long long kMaxLearnedLen = 8192;
+
 // Checks the state against core's rules; returns "" or a message naming the parameter.
 std::string validate_state(const AppState& state);
 

@@ -12,12 +12,15 @@ namespace {
 
 // Text key of every input the derived values depend on; exact (hexfloat) so any change
 // in theta or a factor is seen.
-std::string input_key(const AppState& s) {
+std::string input_key(const AppState& s) { return rope_input_key(s.rope, s.length); }
+
+}  // namespace
+
+std::string rope_input_key(const pe::RopeConfig& r, long long length) {
   std::ostringstream k;
-  const auto& r = s.rope;
   const auto& sc = r.scaling;
   k << std::hexfloat << r.theta << '|' << r.head_dim << '|' << r.partial_rotary_factor << '|'
-    << r.max_position_embeddings << '|' << s.length << '|' << static_cast<int>(sc.type) << '|' << sc.factor
+    << r.max_position_embeddings << '|' << length << '|' << static_cast<int>(sc.type) << '|' << sc.factor
     << '|' << sc.original_max_position_embeddings << '|' << sc.beta_fast << '|' << sc.beta_slow << '|'
     << sc.mscale.value_or(-1) << '|' << sc.mscale_all_dim.value_or(-1) << '|' << sc.attention_factor.value_or(-1)
     << '|' << sc.low_freq_factor << '|' << sc.high_freq_factor << '|' << sc.truncate << '|'
@@ -26,6 +29,8 @@ std::string input_key(const AppState& s) {
   for (double f : sc.long_factor) k << ',' << f;
   return k.str();
 }
+
+namespace {
 
 std::vector<float> to_float(const Eigen::ArrayXd& a) {
   std::vector<float> out(static_cast<std::size_t>(a.size()));

@@ -18,6 +18,10 @@ struct Derived {
   std::string input_key;                     // the inputs these were computed from
 };
 
+// Exact text of every RoPE input (theta, dims, every scaling field and list value) and
+// the length: equal keys mean equal frequencies.
+std::string rope_input_key(const pe::RopeConfig& rope, long long length);
+
 // Cheap when nothing relevant changed (compares a key of the inputs).
 void update_derived(const AppState& state, Derived& derived);
 

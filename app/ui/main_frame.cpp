@@ -1,21 +1,49 @@
 #include "ui/main_frame.hpp"
 
+
 #include <algorithm>
 #include <string>
 
 #include <GLFW/glfw3.h>
 
 #include "plot/plot.hpp"
+#include "ui/gui_stack_guard.hpp"
 #include "ui/parameter_panel.hpp"
 #include "views/view.hpp"
 
 namespace app {
 namespace {
 
+// A view that throws (a core error no validation foresaw) shows the message in place of
+// its plots; the frame, the other views and the session carry on.
 void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, double time, bool exporting) {
   ImVec2 avail = ImGui::GetContentRegionAvail();
   ViewContext ctx{state, derived, avail, time, exporting};
-  view.draw(ctx);
+  ImGui::BeginChild(view.name, {0, 0}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  const GuiStackSnapshot snapshot;
+  try {
+    view.draw(ctx);
+  } catch (const std::exception& e) {
+    plot::abandon_plot();
+    snapshot.restore();
+    // At the top of the view, over a backing box: what was drawn before the throw stays, and
+    // the message must not end up below the visible area.
+    ImGui::SetCursorPos({0, 0});
+    const std::string message = std::string("This view cannot be drawn with these parameters: ") + e.what();
+    const float wrap = ImGui::GetContentRegionAvail().x;
+    const ImVec2 size = ImGui::CalcTextSize(message.c_str(), nullptr, false, wrap);
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float pad = ImGui::GetStyle().FramePadding.y;
+    ImGui::GetWindowDrawList()->AddRectFilled({at.x, at.y}, {at.x + wrap, at.y + size.y + 2 * pad},
+                                              ImGui::GetColorU32(ImGuiCol_PopupBg));
+    ImGui::SetCursorPos({0, pad});
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::PushTextWrapPos(wrap);
+    ImGui::TextUnformatted(message.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+  }
+  ImGui::EndChild();
 }
 
 }  // namespace

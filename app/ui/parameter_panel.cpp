@@ -118,7 +118,7 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
   tip("theta, typed exactly (must be > 1).");
 
   int dim = int(s.rope.head_dim);
-  if (ImGui::SliderInt("d (dim)", &dim, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic)) {
+  if (ImGui::SliderInt("d (dim)", &dim, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
     s.rope.head_dim = std::max(2, dim - dim % 2);  // RoPE rotates pairs: keep it even
     s.vector.clear();
     s.pair = std::min<long long>(s.pair, s.rope.rotary_dim() / 2 - 1);
@@ -129,7 +129,7 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
   long long length = s.length;
   const long long length_min = 1, length_max = 1'000'000;
   if (ImGui::SliderScalar("L (length)", ImGuiDataType_S64, &length, &length_min, &length_max, "%lld",
-                          ImGuiSliderFlags_Logarithmic)) {
+                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
     s.length = std::clamp(length, length_min, length_max);
     s.position = std::min(s.position, s.length - 1);
     s.anchor = std::min(s.anchor, s.length - 1);
@@ -145,24 +145,29 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
 
   section("Selection");
   long long zero = 0, last_position = std::max<long long>(s.length - 1, 0);
-  ImGui::SliderScalar("p (position)", ImGuiDataType_S64, &s.position, &zero, &last_position);
+  ImGui::SliderScalar("p (position)", ImGuiDataType_S64, &s.position, &zero, &last_position, "%lld", ImGuiSliderFlags_AlwaysClamp);
   tip("position: the token position p shown in the clock hands and marked in the curves.");
   long long last_pair = std::max<long long>(s.rope.rotary_dim() / 2 - 1, 0);
-  ImGui::SliderScalar("i (pair)", ImGuiDataType_S64, &s.pair, &zero, &last_pair);
+  ImGui::SliderScalar("i (pair)", ImGuiDataType_S64, &s.pair, &zero, &last_pair, "%lld", ImGuiSliderFlags_AlwaysClamp);
   tip("pair: the dimension pair i (rotating at θ_i rad per position) highlighted in the views.");
-  int seed = int(s.seed);
-  if (ImGui::InputInt("seed", &seed)) s.seed = std::uint64_t(std::max(seed, 0));
+  const std::uint64_t seed_step = 1;
+  ImGui::InputScalar("seed", ImGuiDataType_U64, &s.seed, &seed_step, nullptr, "%llu");
   tip("seed: the random seed for random vectors, learned tables and attention tokens. Same seed, same picture.");
 
   section("Scaling");
   const auto types = pe::all_rope_types();
   if (ImGui::BeginCombo("scaling", pe::to_string(s.rope.scaling.type))) {
-    for (pe::RopeType t : types)
-      if (ImGui::Selectable(pe::to_string(t), t == s.rope.scaling.type)) {
+    for (pe::RopeType t : types) {
+      // LongRoPE needs the model's searched per-pair factor lists (load Phi-3's preset or config).
+      const bool unavailable = t == pe::RopeType::LongRope && (s.rope.scaling.short_factor.empty() || s.rope.scaling.long_factor.empty());
+      if (ImGui::Selectable(pe::to_string(t), t == s.rope.scaling.type, unavailable ? ImGuiSelectableFlags_Disabled : 0)) {
         s.rope.scaling.type = t;
         if (t != pe::RopeType::Default && s.rope.scaling.factor <= 1.0) s.rope.scaling.factor = 4.0;
         s.preset.clear();
       }
+      if (unavailable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("longrope needs the model's short_factor / long_factor lists: choose the Phi-3 preset or load its config.json.");
+    }
     ImGui::EndCombo();
   }
   tip("scaling: the RoPE context-extension method (Hugging Face rope_type): linear = position interpolation, "
@@ -193,7 +198,7 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
   tip("pixel_mean: when many positions fall into one pixel, show their exact mean (closed form) instead of one "
       "sample — turn off to see the moiré a naive plot would show.");
   float scale = s.ui_scale;
-  if (ImGui::SliderFloat("UI scale", &scale, 1.0f, 3.0f, "%.2f×")) s.ui_scale = scale;
+  if (ImGui::SliderFloat("UI scale", &scale, 1.0f, 3.0f, "%.2f×", ImGuiSliderFlags_AlwaysClamp)) s.ui_scale = scale;
   tip("ui_scale: bigger fonts and controls for projectors (1× – 3×). Applied when you release the slider.");
   ImGui::Checkbox("dark theme", &s.dark_theme);
   tip("dark_theme: dark or light window colours (light reads better on some projectors).");

@@ -17,12 +17,12 @@ void draw_alibi_view(ViewContext& ctx) {
   if (!ctx.exporting) {
     ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
     long long lo = 1, hi = 128;
-    ImGui::SliderScalar("heads", ImGuiDataType_S64, &s.heads, &lo, &hi);
+    ImGui::SliderScalar("heads", ImGuiDataType_S64, &s.heads, &lo, &hi, "%lld", ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("heads: number of attention heads; slopes are 2^(−8h/n) for a power of two n.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
     s.head = std::clamp<long long>(s.head, 1, s.heads);
-    ImGui::SliderScalar("head", ImGuiDataType_S64, &s.head, &lo, &s.heads);
+    ImGui::SliderScalar("head", ImGuiDataType_S64, &s.head, &lo, &s.heads, "%lld", ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("head: which head's bias matrix to show (1-based, as in the paper).");
   }
   Eigen::ArrayXd slopes;

@@ -12,6 +12,10 @@
 
 namespace app {
 
+namespace {
+constexpr long long kMaxAttentionDim = 1024;
+}  // namespace
+
 void draw_attention_view(ViewContext& ctx) {
   const AppState& s = ctx.state;
   constexpr std::array kMethods = {pe::AttentionMethod::NoPosition, pe::AttentionMethod::Sinusoidal,
@@ -21,8 +25,16 @@ void draw_attention_view(ViewContext& ctx) {
   static std::string key;
   static unsigned long long version = 0;
   const long long n = std::clamp<long long>(s.length, 1, 64);  // patterns are n² cells: keep them legible
-  const std::string new_key = std::to_string(n) + "|" + std::to_string(s.rope.head_dim) + "|" + std::to_string(s.rope.theta) +
-                              "|" + std::to_string(s.seed) + "|" + std::to_string(s.heads) + "|" + std::to_string(s.head);
+  if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
+  if (s.rope.head_dim > kMaxAttentionDim) {
+    teaching_note("Attention patterns are drawn for d ≤ 1024 (the seeded d × d projections grow as d²); lower d to see them.");
+    return;
+  }
+  // Keyed on everything the patterns depend on: RoPE's (scaled) frequencies via the
+  // derived version, the convention, seed and ALiBi head.
+  const std::string new_key = std::to_string(n) + "|" + std::to_string(ctx.derived.version) + "|" +
+                              pe::to_string(s.rope.convention) + "|" + std::to_string(s.seed) + "|" +
+                              std::to_string(s.heads) + "|" + std::to_string(s.head);
   if (new_key != key) {
     key = new_key;
     ++version;
@@ -32,6 +44,8 @@ void draw_attention_view(ViewContext& ctx) {
         params.length = n;
         params.dim = s.rope.head_dim;
         params.theta = s.rope.theta;
+        params.rope_inv_freq = ctx.derived.rope.inv_freq;
+        params.convention = s.rope.convention;
         params.seed = s.seed;
         const Eigen::ArrayXd slopes = pe::alibi_slopes(std::max<long long>(s.heads, 1));
         params.alibi_slope = slopes[std::clamp<long long>(s.head, 1, s.heads) - 1];
@@ -52,7 +66,9 @@ void draw_attention_view(ViewContext& ctx) {
     const std::string title = pe::to_string(kMethods[m]);
     ImGui::BeginGroup();
     if (!patterns[m].error.empty()) {
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
       ImGui::TextWrapped("%s: %s", title.c_str(), patterns[m].error.c_str());
+      ImGui::PopTextWrapPos();
     } else {
       // Mean |i − j| under the attention weights: how far each method looks on average.
       const auto& v = patterns[m].values;

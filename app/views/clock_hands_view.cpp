@@ -53,7 +53,7 @@ void draw_clock_hands_view(ViewContext& ctx) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
     float speed = float(s.play_speed);
-    if (ImGui::SliderFloat("positions / s", &speed, 0.1f, 50.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
+    if (ImGui::SliderFloat("positions / s", &speed, 0.1f, 50.0f, "%.1f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
       s.play_speed = speed;
     ImGui::SameLine();
     if (ImGui::Button("p = 0")) s.position = 0;

@@ -8,6 +8,7 @@
 
 #include "pe/analysis.hpp"
 #include "pe/config.hpp"
+#include "pe/errors.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -38,7 +39,7 @@ void b_controls(AppState& s) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(120.0f * plot::pixel_scale());
   int dim = int(b.head_dim);
-  if (ImGui::SliderInt("d B", &dim, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic)) {
+  if (ImGui::SliderInt("d B", &dim, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
     b.head_dim = std::max(2, dim - dim % 2);
     s.compare_b_preset.clear();
   }
@@ -105,9 +106,9 @@ void draw_compare_view(ViewContext& ctx) {
   const float avail_h = ImGui::GetContentRegionAvail().y;
   const float half_w = (ctx.size.x - spacing) * 0.5f, top_h = avail_h * 0.62f;
   const std::string a_label = "A: " + (a.rope.title.empty() ? (a.preset.empty() ? "custom" : a.preset) : a.rope.title) +
-                              " (θ = " + std::to_string(a.rope.theta).substr(0, 9) + ", d = " + std::to_string(a.rope.head_dim) + ")";
+                              " (θ = " + pe::format_double(a.rope.theta) + ", d = " + std::to_string(a.rope.head_dim) + ")";
   const std::string b_label = "B: " + (b.rope.title.empty() ? (b.preset.empty() ? "custom" : b.preset) : b.rope.title) +
-                              " (θ = " + std::to_string(b.rope.theta).substr(0, 9) + ", d = " + std::to_string(b.rope.head_dim) + ")";
+                              " (θ = " + pe::format_double(b.rope.theta) + ", d = " + std::to_string(b.rope.head_dim) + ")";
   for (int side = 0; side < 2; ++side) {
     if (side) ImGui::SameLine();
     ImGui::PushID(side);

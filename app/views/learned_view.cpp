@@ -1,6 +1,7 @@
 // Learned absolute embeddings (BERT, GPT-2): a max_len × d table. Positions past max_len
 // have no row — the seed notebook's extrapolation test fails exactly there.
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,8 +18,10 @@ void draw_learned_view(ViewContext& ctx) {
   static std::unique_ptr<pe::LearnedEmbedding> table;
   static std::string error;
   static unsigned long long version = 0;
+  static std::uint64_t table_seed = 0;
   static std::vector<float> by_dimension;  // d × max_len: heatmap rows are dimensions
-  if (!table || table->max_len() != s.learned_max_len || table->dim() != d) {
+  if (!table || table->max_len() != s.learned_max_len || table->dim() != d || table_seed != s.seed) {
+    table_seed = s.seed;
     try {
       table = std::make_unique<pe::LearnedEmbedding>(s.learned_max_len, d, 0.02, s.seed);
       error.clear();
@@ -35,7 +38,8 @@ void draw_learned_view(ViewContext& ctx) {
   if (!ctx.exporting) {
     ImGui::SetNextItemWidth(200.0f * plot::pixel_scale());
     long long lo = 1, hi = 8192;
-    ImGui::SliderScalar("max_len", ImGuiDataType_S64, &s.learned_max_len, &lo, &hi, "%lld", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderScalar("max_len", ImGuiDataType_S64, &s.learned_max_len, &lo, &hi, "%lld",
+                       ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("learned_max_len: rows in the learned table (GPT-2: 1024, BERT: 512).");
   }
   if (!table) {

@@ -45,12 +45,13 @@ void draw_relative_score_view(ViewContext& ctx) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(140.0f * plot::pixel_scale());
     int samples = int(s.samples);
-    if (ImGui::SliderInt("samples", &samples, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic)) s.samples = samples;
+    if (ImGui::SliderInt("samples", &samples, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+      s.samples = samples;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("samples: how many seeded random vector pairs the mean curves average over.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(140.0f * plot::pixel_scale());
     long long anchor_max = std::max<long long>(s.length - 1, 0), zero = 0;
-    ImGui::SliderScalar("anchor m", ImGuiDataType_S64, &s.anchor, &zero, &anchor_max);
+    ImGui::SliderScalar("anchor m", ImGuiDataType_S64, &s.anchor, &zero, &anchor_max, "%lld", ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("anchor: the query position m. The dots are computed by rotating q to m and k to m+Δ directly;\n"
                         "they stay on the curve for every m — the score depends only on Δ.");

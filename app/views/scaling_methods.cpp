@@ -1,6 +1,6 @@
 #include "views/scaling_methods.hpp"
 
-#include <sstream>
+#include "state/derived.hpp"
 
 namespace app {
 
@@ -11,14 +11,9 @@ double comparison_factor(const pe::RopeConfig& base) {
 const std::vector<MethodFrequencies>& all_method_frequencies(const pe::RopeConfig& base, long long length) {
   static std::vector<MethodFrequencies> cache;
   static std::string cache_key;
-  std::ostringstream key;
-  key << std::hexfloat << base.theta << '|' << base.head_dim << '|' << base.partial_rotary_factor << '|'
-      << base.max_position_embeddings << '|' << base.original_max_position_embeddings() << '|' << int(base.scaling.type)
-      << '|' << base.scaling.factor << '|' << base.scaling.beta_fast << '|' << base.scaling.beta_slow << '|'
-      << base.scaling.low_freq_factor << '|' << base.scaling.high_freq_factor << '|' << base.scaling.short_factor.size()
-      << '|' << base.scaling.long_factor.size() << '|' << length;
-  if (key.str() == cache_key) return cache;
-  cache_key = key.str();
+  const std::string key = rope_input_key(base, length);
+  if (key == cache_key) return cache;
+  cache_key = key;
   cache.clear();
 
   const double factor = comparison_factor(base);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "pe/errors.hpp"
 #include "views/scaling_methods.hpp"
 #include "views/view.hpp"
 
@@ -74,7 +75,7 @@ void draw_scaling_view(ViewContext& ctx) {
   }
 
   const auto& methods = all_method_frequencies(s.rope, s.length);
-  const std::string ratio_title = "θ'_i / θ_i for every method (factor " + std::to_string(comparison_factor(s.rope)).substr(0, 5) +
+  const std::string ratio_title = "θ'_i / θ_i for every method (factor " + pe::format_double(comparison_factor(s.rope)) +
                                   ", dynamic at L = " + std::to_string(s.length) + ")";
   if (plot::begin_plot("##scaling-ratios", {ctx.size.x, ImGui::GetContentRegionAvail().y - note_h}, {.title = ratio_title.c_str()})) {
     plot::setup_axes({.label = "pair i", .min = -0.5, .max = double(pairs) - 0.5},

@@ -259,9 +259,10 @@ TableF attention_pattern(AttentionMethod method, const AttentionParams& params) 
   MatrixD k = x * wk;
   if (method == AttentionMethod::Rope) {
     const Eigen::ArrayXd positions = Eigen::ArrayXd::LinSpaced(length, 0.0, static_cast<double>(length - 1));
-    const Eigen::ArrayXd inv_freq = inverse_frequencies(dim, params.theta);
-    q = apply_rope(q, positions, inv_freq, PairConvention::Interleaved);
-    k = apply_rope(k, positions, inv_freq, PairConvention::Interleaved);
+    const Eigen::ArrayXd inv_freq =
+        params.rope_inv_freq.size() > 0 ? params.rope_inv_freq : inverse_frequencies(dim, params.theta);
+    q = apply_rope(q, positions, inv_freq, params.convention);
+    k = apply_rope(k, positions, inv_freq, params.convention);
   }
   const MatrixD scores = (q * k.transpose()) / std::sqrt(static_cast<double>(dim));
 

@@ -1,6 +1,7 @@
 // write_png_atomic: a readable PNG under the final name, no temporary left behind, and
 // clear errors naming the path and the system's reason.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -15,7 +16,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path fresh_dir(const char* name) {
-  const fs::path dir = fs::temp_directory_path() / (std::string("pe_viz_png_test_") + name);
+  const fs::path dir = fs::temp_directory_path() / (std::string("pe_viz_png_test_") + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

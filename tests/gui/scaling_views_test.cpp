@@ -2,6 +2,7 @@
 // GL errors and are not blank; malformed config files, loaded by path or dropped onto the
 // window, show the error and keep the previous configuration.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -60,7 +61,7 @@ TEST_F(ScalingViewsTest, EveryPresetRendersScalingExtrapolationAndCompareViews) 
 }
 
 TEST_F(ScalingViewsTest, MalformedConfigByPathOrDropKeepsThePreviousConfig) {
-  const fs::path dir = fs::temp_directory_path() / "pe-viz-scaling-views-test";
+  const fs::path dir = fs::temp_directory_path() / ("pe-viz-scaling-views-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path bad = dir / "truncated-config.json";
   std::ofstream(bad) << R"({"rope_theta": 500000.0, "head_dim": 128, "rope_scaling": {"rope_type": "llama3", "fact)";

@@ -1,6 +1,7 @@
 // The GUI's "all views, as slides" export: one view per step with progress, then an
 // index.html naming every image; an unwritable folder stops the job with a message.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -17,7 +18,7 @@ namespace fs = std::filesystem;
 
 TEST(SlideDeckJob, ExportsOneViewPerStepThenTheIndex) {
   app::AppSession session(app::default_state(), {.width = 800, .height = 500, .visible = false});
-  const fs::path dir = fs::temp_directory_path() / "pe-viz-slide-deck-test";
+  const fs::path dir = fs::temp_directory_path() / ("pe-viz-slide-deck-test-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   auto requests = app::slide_deck_requests(session.state(), dir, 320, 200, app::Background::White);
   ASSERT_EQ(requests.size(), app::all_views().size());

@@ -63,6 +63,10 @@ struct AttentionParams {
   std::uint64_t seed = 0;
   double alibi_slope = 0.5;       // head 1 of 8
   double learned_sigma = 0.02;
+  // RoPE's frequencies: empty means θ^(−2i/d); otherwise these (scaled, or fewer than
+  // d/2 for partial rotary: the tail dims pass through), in `convention`'s pair layout.
+  Eigen::ArrayXd rope_inv_freq;
+  PairConvention convention = PairConvention::Interleaved;
   // Token content: Q = X·Wq, K = X·Wk with seeded X (length × dim) and random
   // projections; additive methods add the PE to X first (as in the models).
 };
