@@ -125,7 +125,10 @@ void fit_points(std::span<const double> xs, std::span<const double> ys) {
 }
 }  // namespace
 
-void plot_line(const char* label, std::span<const double> xs, std::span<const double> ys, const LineStyle& style) {
+namespace {
+// Lines and point clouds share fitting, legend and hover; they differ in what is drawn.
+void plot_series(const char* label, std::span<const double> xs, std::span<const double> ys, const LineStyle& style,
+                 bool line, bool markers, float marker_scale) {
   using namespace detail;
   ensure_axes();
   CurrentPlot& c = current();
@@ -133,25 +136,20 @@ void plot_line(const char* label, std::span<const double> xs, std::span<const do
   fit_points(xs, ys);
   {
     ClipScope clip(c);
-    draw_path(c, xs, ys, color, style);
-    if (style.markers) draw_markers(c, xs, ys, color, stroke(style.thickness) * 1.6f);
+    if (line) draw_path(c, xs, ys, color, style);
+    if (markers) draw_markers(c, xs, ys, color, stroke(style.thickness) * marker_scale);
   }
-  if (style.in_legend) add_legend_entry(label, color, true);
+  if (style.in_legend) add_legend_entry(label, color, line);
   hover_series_value(c, label, xs, ys, color);
+}
+}  // namespace
+
+void plot_line(const char* label, std::span<const double> xs, std::span<const double> ys, const LineStyle& style) {
+  plot_series(label, xs, ys, style, /*line=*/true, style.markers, 1.6f);
 }
 
 void plot_points(const char* label, std::span<const double> xs, std::span<const double> ys, const LineStyle& style) {
-  using namespace detail;
-  ensure_axes();
-  CurrentPlot& c = current();
-  const ImU32 color = resolve_color(style.color);
-  fit_points(xs, ys);
-  {
-    ClipScope clip(c);
-    draw_markers(c, xs, ys, color, stroke(style.thickness) * 1.8f);
-  }
-  if (style.in_legend) add_legend_entry(label, color, false);
-  hover_series_value(c, label, xs, ys, color);
+  plot_series(label, xs, ys, style, /*line=*/false, /*markers=*/true, 1.8f);
 }
 
 void plot_function(const char* label, const std::function<double(double)>& f, const LineStyle& style) {
