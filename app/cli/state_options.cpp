@@ -34,6 +34,7 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
   cli.add_option("--colormap", o.colormap, "Heatmap colormap: rdbu | viridis | cividis");
   cli.add_option("--ui-scale", o.ui_scale, "UI scale for projectors, 1 ... 3");
   cli.add_flag("--light", o.light, "Light theme");
+  cli.add_flag("--grid", o.grid, "Show a 2x2 grid of views instead of tabs (in the GUI)");
   cli.add_flag("--no-pixel-mean", o.no_pixel_mean, "Point-sample heatmaps instead of the per-pixel mean");
 }
 
@@ -108,6 +109,7 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
     s.ui_scale = float(*o.ui_scale);
   }
   if (o.light) s.dark_theme = false;
+  if (o.grid) s.grid = true;
   if (o.no_pixel_mean) s.pixel_mean = false;
   if (s.rope.head_dim != static_cast<long long>(s.vector.size())) s.vector.clear();
   const std::string error = validate_state(s);

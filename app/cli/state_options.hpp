@@ -16,6 +16,7 @@ struct StateOverrides {
   std::optional<long long> dim, length, position, pair, original_max_position_embeddings, samples, heads, head;
   std::optional<std::string> seed;  // parsed by apply_overrides: "-1" must not wrap to 2^64−1
   bool light = false;
+  bool grid = false;
   bool no_pixel_mean = false;
 };
 

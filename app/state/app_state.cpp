@@ -55,6 +55,9 @@ std::string validate_state(const AppState& s) {
       throw pe::InvalidArgument("dim", std::to_string(s.rope.head_dim), "2 ... " + std::to_string(kMaxViewDim) + " in the views");
     pe::validate(s.rope);
     if (!find_view(s.view)) throw pe::InvalidArgument("view", s.view, "a name from `pe-viz --list-views`");
+    if (s.grid_views.size() != 4) throw pe::InvalidArgument("grid_views", std::to_string(s.grid_views.size()) + " views", "4 view names");
+    for (const auto& v : s.grid_views)
+      if (!find_view(v) || v == "compare") throw pe::InvalidArgument("grid_views", v, "view names other than compare");
     if (!find_view(s.compare_view) || s.compare_view == "compare")
       throw pe::InvalidArgument("compare_view", s.compare_view, "a view name other than compare");
     try {

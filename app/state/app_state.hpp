@@ -51,7 +51,10 @@ struct AppState {
   bool pixel_mean = true;
   float ui_scale = 1.0f;
   bool dark_theme = true;
-  bool show_panel = true;   // the parameter panel (hide it to give a projector the plot)
+  bool show_panel = true;
+  // Layout of the view area: one view per tab, or a 2 × 2 grid of chosen views.
+  bool grid = false;
+  std::vector<std::string> grid_views = {"sinusoidal", "rope-cos", "clock-hands", "relative-score"};   // the parameter panel (hide it to give a projector the plot)
 
   double theta() const { return rope.theta; }
   long long dim() const { return rope.head_dim; }

@@ -172,6 +172,8 @@ std::string session_to_json(const AppState& s) {
       {"ui_scale", s.ui_scale},
       {"dark_theme", s.dark_theme},
       {"show_panel", s.show_panel},
+      {"grid", s.grid},
+      {"grid_views", s.grid_views},
   };
   return j.dump(2) + "\n";
 }
@@ -212,6 +214,12 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
     else if (key == "pixel_mean") s.pixel_mean = get_as<bool>(v, k);
     else if (key == "dark_theme") s.dark_theme = get_as<bool>(v, k);
     else if (key == "show_panel") s.show_panel = get_as<bool>(v, k);
+    else if (key == "grid") s.grid = get_as<bool>(v, k);
+    else if (key == "grid_views") {
+      if (!v.is_array()) throw SessionError(std::string("grid_views: expected a list of view names, got ") + v.type_name());
+      s.grid_views.clear();
+      for (const auto& name : v) s.grid_views.push_back(get_as<std::string>(name, k));
+    }
     else if (key == "ui_scale") s.ui_scale = float(get_as<double>(v, k));
     else if (key == "colormap") {
       const std::string c = get_as<std::string>(v, k);

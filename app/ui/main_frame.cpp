@@ -46,6 +46,30 @@ void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, do
   ImGui::EndChild();
 }
 
+// Four views at once, each chosen from a combo above it (for a slide that compares
+// encodings). Every cell has its own ID scope, so plots keep their own zoom.
+void draw_view_grid(AppState& state, const Derived& derived, double time) {
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 cell((avail.x - spacing) * 0.5f, (avail.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f);
+  for (int k = 0; k < 4; ++k) {
+    if (k % 2 == 1) ImGui::SameLine();
+    ImGui::PushID(k);
+    ImGui::BeginChild("##cell", cell, true);
+    std::string& name = state.grid_views[std::size_t(k)];
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+    if (ImGui::BeginCombo("##cell-view", name.c_str())) {
+      for (const ViewInfo& v : all_views())
+        if (std::string(v.name) != "compare" && ImGui::Selectable(v.name, name == v.name)) name = v.name;
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("grid_views: the view shown in this cell.");
+    if (const ViewInfo* v = find_view(name)) draw_view(*v, state, derived, time, false);
+    ImGui::EndChild();
+    ImGui::PopID();
+  }
+}
+
 }  // namespace
 
 FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double time_seconds,
@@ -72,11 +96,13 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     actions = draw_file_menu(state, derived, *options.status, time_seconds, int(display.x), int(display.y));
     if (ImGui::BeginMenu("View")) {
       ImGui::MenuItem("Parameter panel", "F2", &state.show_panel);
+      ImGui::MenuItem("Grid of four views", "F3", &state.grid);
       ImGui::MenuItem("Dark theme", nullptr, &state.dark_theme);
       if (ImGui::MenuItem("Reset zoom of all plots")) plot::clear_state();
       ImGui::EndMenu();
     }
     if (ImGui::IsKeyPressed(GLFW_KEY_F2, false)) state.show_panel = !state.show_panel;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F3, false)) state.grid = !state.grid;
     ImGui::SameLine(0, ImGui::GetFontSize() * 2);
     draw_status_line(*options.status, time_seconds);
     ImGui::EndMenuBar();
@@ -97,7 +123,9 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   ImGui::BeginChild("##views", {0, 0}, false);
   const ViewInfo* current = find_view(state.view);
   if (!current) current = &all_views()[0];
-  if (options.show_tabs) {
+  if (options.show_tabs && state.grid) {
+    draw_view_grid(state, derived, time_seconds);
+  } else if (options.show_tabs) {
     // The tab the user clicked wins, except in frames where the state names another view
     // (changed from the CLI or a session): then that tab is selected programmatically.
     static std::string last_selected;

@@ -90,10 +90,13 @@ void draw_clock_hands_view(ViewContext& ctx) {
   const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size()));
   const Eigen::VectorXd rotated = pe::apply_rope(x, double(s.position), inv_freq, s.rope.convention);
 
-  const std::vector<long long> shown = pairs_to_show(pairs, s.pair, 8);
+  // Two rows of four hands when there is room; one row in a small grid cell.
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  const bool roomy = ImGui::GetContentRegionAvail().y > 28.0f * line_h;
+  const std::vector<long long> shown = pairs_to_show(pairs, s.pair, roomy ? 8 : 4);
   const int columns = 4;
   const int rows = int((shown.size() + columns - 1) / columns);
-  const float table_h = ImGui::GetTextLineHeightWithSpacing() * float(shown.size() + 3);
+  const float table_h = line_h * float(shown.size() + 3);
   const float avail_h = ImGui::GetContentRegionAvail().y - table_h;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float cell = std::max(80.0f, std::min((ctx.size.x - spacing * (columns - 1)) / columns, avail_h / float(rows) - 4.0f));
@@ -104,7 +107,8 @@ void draw_clock_hands_view(ViewContext& ctx) {
     const double x0 = x[d0], y0 = x[d1], x1 = rotated[d0], y1 = rotated[d1];
     const double radius = std::hypot(x0, y0);
     const double angle = double(s.position) * inv_freq[i];
-    const std::string title = "pair " + std::to_string(i) + " (dims " + std::to_string(d0) + "," + std::to_string(d1) + ")";
+    const std::string title = "pair " + std::to_string(i) +
+                              (cell > 14.0f * ImGui::GetFontSize() ? " (dims " + std::to_string(d0) + "," + std::to_string(d1) + ")" : "");
     if (n % columns != 0) ImGui::SameLine();
     if (plot::begin_plot(("##hand" + std::to_string(i)).c_str(), {cell, cell},
                          {.title = title.c_str(), .legend = false, .crosshair = false, .equal_aspect = true})) {
