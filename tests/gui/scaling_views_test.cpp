@@ -15,6 +15,7 @@
 #include "pe/config.hpp"
 #include "platform/app_session.hpp"
 #include "render/gl_errors.hpp"
+#include "state/session_file.hpp"
 #include "ui/file_actions.hpp"
 
 namespace {
@@ -102,6 +103,32 @@ TEST_F(ScalingViewsTest, MalformedConfigByPathOrDropKeepsThePreviousConfig) {
   session_->frame(0.0);
   EXPECT_TRUE(render::drain_gl_errors().empty());
   fs::remove_all(dir);
+}
+
+}  // namespace
+
+namespace {
+
+// The grid layout draws four views in one frame without GL errors, survives a session
+// round trip, and refuses cells it cannot draw.
+TEST_F(ScalingViewsTest, GridOfFourViewsDrawsAndRoundTrips) {
+  app::AppState state = app::default_state();
+  state.grid = true;
+  state.grid_views = {"rope-sin", "alibi", "scaling", "attention"};
+  ASSERT_EQ(app::validate_state(state), "");
+  session_->state() = state;
+  render::drain_gl_errors();
+  for (int f = 0; f < 3; ++f) session_->frame(f / 60.0);
+  EXPECT_TRUE(render::drain_gl_errors().empty());
+
+  std::vector<std::string> warnings;
+  const app::AppState back = app::session_from_json(app::session_to_json(state), app::default_state(), warnings);
+  EXPECT_TRUE(back.grid);
+  EXPECT_EQ(back.grid_views, state.grid_views);
+  EXPECT_TRUE(warnings.empty());
+
+  state.grid_views[2] = "compare";
+  EXPECT_NE(app::validate_state(state).find("grid_views"), std::string::npos);
 }
 
 }  // namespace
