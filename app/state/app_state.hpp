@@ -29,6 +29,7 @@ struct AppState {
   // Δ axis of the relative score: "auto" is linear up to L = 8192 and log beyond, where a
   // linear axis would show only the noise of the fast pairs.
   std::string delta_axis = "auto";  // auto | linear | log
+  bool seed003_sign = false;  // also show seed 003's rotation by −pθ (the curve mirrors)
   long long samples = 64;   // random pairs averaged
   std::uint64_t seed = 0;
   long long anchor = 0;     // m, to show s depends only on Δ

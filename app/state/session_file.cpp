@@ -161,6 +161,7 @@ std::string session_to_json(const AppState& s) {
       {"vector", s.vector},
       {"play_speed", s.play_speed},
       {"delta_axis", s.delta_axis},
+      {"seed003_sign", s.seed003_sign},
       {"samples", s.samples},
       {"seed", s.seed},
       {"anchor", s.anchor},
@@ -205,6 +206,7 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
     else if (key == "vector") s.vector = number_list(v, k);
     else if (key == "play_speed") s.play_speed = get_as<double>(v, k);
     else if (key == "delta_axis") s.delta_axis = get_as<std::string>(v, k);
+    else if (key == "seed003_sign") s.seed003_sign = get_as<bool>(v, k);
     else if (key == "samples") s.samples = get_as<long long>(v, k);
     else if (key == "seed") s.seed = get_as<std::uint64_t>(v, k);
     else if (key == "anchor") s.anchor = get_as<long long>(v, k);

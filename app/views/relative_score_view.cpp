@@ -55,6 +55,11 @@ void draw_relative_score_view(ViewContext& ctx) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("anchor: the query position m. The dots are computed by rotating q to m and k to m+Δ directly;\n"
                         "they stay on the curve for every m — the score depends only on Δ.");
+    ImGui::SameLine();
+    ImGui::Checkbox("seed 003's sign", &s.seed003_sign);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("seed003_sign: seed 003's code computes y1 = x1·cos + x2·sin, a rotation by −pθ. For a pair q ≠ k\n"
+                        "its score is s(−Δ): the curve mirrors. Still relative — a convention, not a bug.");
   }
 
   static CurveCache cache;
@@ -132,6 +137,26 @@ void draw_relative_score_view(ViewContext& ctx) {
     const auto coeffs = pe::relative_score_coefficients(u, u, inv_freq.size(), s.rope.convention);
     plot::plot_line("clock-hands vector, closed form", cache.xs, cache.own_vector, {.thickness = 1.0f});
     plot::plot_points("direct ⟨R(m)q, R(m+Δ)q⟩ at anchor m", px, py, {.color = IM_COL32(240, 110, 40, 255)});
+    if (s.seed003_sign) {
+      // q = the clock-hands vector, k = the same entries reversed (q ≠ k, so the sign shows).
+      const Eigen::VectorXd k = u.reverse();
+      const auto pair_coeffs = pe::relative_score_coefficients(u, k, inv_freq.size(), s.rope.convention);
+      std::vector<double> plus, mx, my;
+      for (double delta : cache.xs) plus.push_back(pe::relative_score(pair_coeffs, inv_freq, delta) / d);
+      plot::plot_line("q ≠ k, standard rotation (+pθ)", cache.xs, plus, {.color = IM_COL32(190, 120, 230, 255), .thickness = 1.5f});
+      for (std::size_t j = 0; j < cache.xs.size(); j += std::max<std::size_t>(cache.xs.size() / 16, 1)) {
+        const double delta = cache.xs[j];
+        const Eigen::VectorXd a = pe::apply_rope(u, double(s.anchor), inv_freq, s.rope.convention, pe::RotationSign::Negative);
+        const Eigen::VectorXd b = pe::apply_rope(k, double(s.anchor) + delta, inv_freq, s.rope.convention, pe::RotationSign::Negative);
+        mx.push_back(delta);
+        my.push_back(a.dot(b) / d);
+      }
+      std::vector<double> minus;
+      for (double delta : cache.xs) minus.push_back(pe::relative_score(pair_coeffs, inv_freq, -delta) / d);
+      plot::plot_line("same pair, seed 003's −pθ = s(−Δ)", cache.xs, minus,
+                      {.color = IM_COL32(190, 120, 230, 255), .thickness = 1.5f, .dashed = true});
+      plot::plot_points("direct rotations by −pθ", mx, my, {.color = IM_COL32(230, 80, 200, 255)});
+    }
     if (plot::is_plot_hovered()) {
       const double delta = plot::mouse_x();
       plot::hover_text("Δ = %.6g: clock-hands vector s/d = %.6f", delta, pe::relative_score(coeffs, inv_freq, delta) / d);
