@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "bench") == 0) return app::run_bench_command(argc - 1, argv + 1);
 
   CLI::App cli{"pe-viz: an interactive visualizer of transformer positional encodings "
-               "(sinusoidal, learned, RoPE and its scaling methods, ALiBi)."};
+               "(sinusoidal, learned, RoPE and its scaling methods, ALiBi).",
+               "pe-viz"};
   cli.footer(kFooter);
   app::StateOverrides overrides;
   app::GuiOptions gui;

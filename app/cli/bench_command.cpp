@@ -37,7 +37,7 @@ struct BenchConfig {
 }  // namespace
 
 int run_bench_command(int argc, char** argv) {
-  CLI::App cli{"pe-viz bench: frame times (CPU, GPU, total) while theta sweeps"};
+  CLI::App cli{"pe-viz bench: frame times (CPU, GPU, total) while theta sweeps", "pe-viz bench"};
   int frames = 200, width = 1600, height = 1000;
   std::vector<std::string> views = {"sinusoidal", "rope-cos", "clock-hands", "relative-score"};
   cli.add_option("--frames", frames, "Frames per view and config (>= 10)")->check(CLI::Range(10, 100000));

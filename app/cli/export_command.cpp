@@ -29,7 +29,7 @@ bool parse_size(const std::string& text, int& w, int& h) {
 }  // namespace
 
 int run_export_command(int argc, char** argv) {
-  CLI::App cli{"pe-viz export: write a view (or every view) as PNG, redrawn at the requested size"};
+  CLI::App cli{"pe-viz export: write a view (or every view) as PNG, redrawn at the requested size", "pe-viz export"};
   StateOverrides overrides;
   std::string size = "1920x1080", background = "theme";
   std::optional<std::string> output, all_dir, csv, session_path;

@@ -16,7 +16,7 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
   cli.add_option("--preset", o.preset, "Model preset (see `pe-viz dump --list-presets`)");
   cli.add_option("--config", o.config, "Hugging Face config.json to load");
   cli.add_option("--theta", o.theta, "RoPE/sinusoidal base theta (> 1)");
-  cli.add_option("--dim", o.dim, "Head dimension d (even, 2 ... 65536)");
+  cli.add_option("--dim", o.dim, "Head dimension d (even, 2 ... 8192)");
   cli.add_option("--length", o.length, "Positions shown / current sequence length L (>= 1)");
   cli.add_option("--position", o.position, "Selected position p (0 ... L-1)");
   cli.add_option("--pair", o.pair, "Selected dimension pair i (0 ... d/2-1)");
