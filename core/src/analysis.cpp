@@ -186,10 +186,12 @@ Eigen::ArrayXXd relative_score_curves(const std::vector<RelativeScoreCoefficient
     for (std::size_t c = 0; c < sets.size(); ++c)
       out(j, Eigen::Index(c)) = sets[c].passthrough + (sets[c].a * cs + sets[c].b * sn).sum();
     if (decay_bound) {
+      // S_m = Σ_{i<m} e^{iΔθ_i} as a running complex sum; the bound averages |S_m|, m = 1 ... d/2.
       double re = 0.0, im = 0.0, total = 0.0;
       for (Eigen::Index i = 0; i < n; ++i) {
         re += cs[i];
         im += sn[i];
+        // |S_m| <= d/2, so the plain formula cannot overflow; std::hypot's care costs ~5×.
         total += std::sqrt(re * re + im * im);
       }
       out(j, columns - 1) = total / static_cast<double>(n);
@@ -199,22 +201,8 @@ Eigen::ArrayXXd relative_score_curves(const std::vector<RelativeScoreCoefficient
 }
 
 Eigen::ArrayXd long_term_decay_bound(const Eigen::ArrayXd& inv_freq, const Eigen::Ref<const Eigen::ArrayXd>& deltas) {
-  require_frequencies("inv_freq", inv_freq);
-  require_finite_array("deltas", deltas.data(), deltas.size());
-  const Eigen::Index n = inv_freq.size();
-  Eigen::ArrayXd out(deltas.size());
-  for_each_delta(inv_freq, deltas, [&](Eigen::Index j, const Eigen::ArrayXd& cs, const Eigen::ArrayXd& sn) {
-    // S_m = Σ_{i<m} e^{iΔθ_i} as a running complex sum; the bound averages |S_m|, m = 1 ... d/2.
-    double re = 0.0, im = 0.0, total = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      re += cs[i];
-      im += sn[i];
-      // |S_m| <= d/2, so the plain formula cannot overflow; std::hypot's care costs ~5×.
-      total += std::sqrt(re * re + im * im);
-    }
-    out[j] = total / static_cast<double>(n);
-  });
-  return out;
+  // The bound is the extra column of relative_score_curves, with no score curves.
+  return relative_score_curves({}, inv_freq, deltas, /*decay_bound=*/true).col(0);
 }
 
 const char* to_string(AttentionMethod m) {
