@@ -122,17 +122,9 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
     out << "head,slope\n";
     for (Eigen::Index h = 0; h < slopes.size(); ++h) out << h + 1 << ',' << g(slopes[h]) << "\n";
   } else if (view == "attention") {
-    pe::AttentionParams params;
-    params.length = std::min<long long>(s.length, 64);
-    params.dim = s.rope.head_dim;
-    params.theta = s.rope.theta;
-    params.rope_inv_freq = d.rope.inv_freq;
-    params.convention = s.rope.convention;
-    params.seed = s.seed;
-    params.alibi_slope = pe::alibi_slopes(s.heads)[std::clamp<long long>(s.head, 1, s.heads) - 1];
+    const pe::AttentionParams params = attention_params(s, d);
     out << "method,query,key,weight\n";
-    for (auto m : {pe::AttentionMethod::NoPosition, pe::AttentionMethod::Sinusoidal, pe::AttentionMethod::Learned,
-                   pe::AttentionMethod::Rope, pe::AttentionMethod::Alibi}) {
+    for (pe::AttentionMethod m : kAttentionMethods) {
       const pe::TableF w = pe::attention_pattern(m, params);
       for (Eigen::Index i = 0; i < w.rows(); ++i)
         for (Eigen::Index j = 0; j <= i; ++j) out << pe::to_string(m) << ',' << i << ',' << j << ',' << g(w(i, j)) << "\n";

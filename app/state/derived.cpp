@@ -1,8 +1,10 @@
 #include "state/derived.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <sstream>
 
+#include "pe/alibi.hpp"
 #include "pe/errors.hpp"
 #include "pe/rope.hpp"
 #include "pe/sinusoidal.hpp"
@@ -39,6 +41,19 @@ std::vector<float> to_float(const Eigen::ArrayXd& a) {
 }
 
 }  // namespace
+
+pe::AttentionParams attention_params(const AppState& s, const Derived& d) {
+  pe::AttentionParams params;
+  params.length = std::clamp<long long>(s.length, 1, kAttentionLength);
+  params.dim = s.rope.head_dim;
+  params.theta = s.rope.theta;
+  params.rope_inv_freq = d.rope.inv_freq;
+  params.convention = s.rope.convention;
+  params.seed = s.seed;
+  params.alibi_slope = pe::alibi_slopes(s.heads)[std::clamp<long long>(s.head, 1, s.heads) - 1];
+  params.learned_sigma = 0.02;
+  return params;
+}
 
 void update_derived(const AppState& state, Derived& d) {
   std::string key = input_key(state);

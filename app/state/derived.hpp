@@ -1,8 +1,10 @@
 #pragma once
 // Core results derived from AppState, recomputed only when their inputs change.
+#include <array>
 #include <string>
 #include <vector>
 
+#include "pe/analysis.hpp"
 #include "pe/scaling.hpp"
 #include "state/app_state.hpp"
 
@@ -21,6 +23,15 @@ struct Derived {
 // Exact text of every RoPE input (theta, dims, every scaling field and list value) and
 // the length: equal keys mean equal frequencies.
 std::string rope_input_key(const pe::RopeConfig& rope, long long length);
+
+// The attention patterns' inputs for this state: the same seeded tokens, the (scaled)
+// RoPE frequencies and convention, the selected ALiBi head; at most kAttentionLength
+// positions (patterns are length² cells). Shared by the attention view and its CSV.
+inline constexpr long long kAttentionLength = 64;
+inline constexpr std::array<pe::AttentionMethod, 5> kAttentionMethods = {
+    pe::AttentionMethod::NoPosition, pe::AttentionMethod::Sinusoidal, pe::AttentionMethod::Learned,
+    pe::AttentionMethod::Rope, pe::AttentionMethod::Alibi};
+pe::AttentionParams attention_params(const AppState& state, const Derived& derived);
 
 // Cheap when nothing relevant changed (compares a key of the inputs).
 void update_derived(const AppState& state, Derived& derived);

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "pe/alibi.hpp"
 #include "pe/analysis.hpp"
 #include "views/view.hpp"
 
@@ -18,13 +17,12 @@ constexpr long long kMaxAttentionDim = 1024;
 
 void draw_attention_view(ViewContext& ctx) {
   const AppState& s = ctx.state;
-  constexpr std::array kMethods = {pe::AttentionMethod::NoPosition, pe::AttentionMethod::Sinusoidal,
-                                   pe::AttentionMethod::Learned, pe::AttentionMethod::Rope, pe::AttentionMethod::Alibi};
+  constexpr auto& kMethods = kAttentionMethods;
   struct Pattern { pe::TableF values; std::string error; };
   static std::array<Pattern, kMethods.size()> patterns;
   static std::string key;
   static unsigned long long version = 0;
-  const long long n = std::clamp<long long>(s.length, 1, 64);  // patterns are n² cells: keep them legible
+  const long long n = std::clamp<long long>(s.length, 1, kAttentionLength);  // patterns are n² cells: keep them legible
   if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
   if (s.rope.head_dim > kMaxAttentionDim) {
     teaching_note("Attention patterns are drawn for d ≤ 1024 (the seeded d × d projections grow as d²); lower d to see them.");
@@ -38,18 +36,9 @@ void draw_attention_view(ViewContext& ctx) {
   if (new_key != key) {
     key = new_key;
     ++version;
+    const pe::AttentionParams params = attention_params(s, ctx.derived);
     for (std::size_t m = 0; m < kMethods.size(); ++m) {
       try {
-        pe::AttentionParams params;
-        params.length = n;
-        params.dim = s.rope.head_dim;
-        params.theta = s.rope.theta;
-        params.rope_inv_freq = ctx.derived.rope.inv_freq;
-        params.convention = s.rope.convention;
-        params.seed = s.seed;
-        const Eigen::ArrayXd slopes = pe::alibi_slopes(std::max<long long>(s.heads, 1));
-        params.alibi_slope = slopes[std::clamp<long long>(s.head, 1, s.heads) - 1];
-        params.learned_sigma = 0.02;
         patterns[m] = {pe::attention_pattern(kMethods[m], params), {}};
       } catch (const std::exception& e) {
         patterns[m] = {{}, e.what()};
