@@ -47,49 +47,50 @@ bool delta_axis_is_log(const AppState& s) {
   return s.delta_axis == "log" || (s.delta_axis == "auto" && s.length > 8192);
 }
 
+namespace {
+
+// What the views need of a RoPE configuration (A's and compare's B alike): core's rules
+// plus an even dimension the heatmaps can draw (one texture row per dim; 8192 fits every
+// GL's limits). Errors name the parameter with `prefix` (e.g. "compare_b.").
+void validate_view_rope(const pe::RopeConfig& rope, const std::string& prefix) {
+  try {
+    pe::require_even_dim("dim", rope.head_dim);
+    pe::require_in_range("dim", rope.head_dim, 2, kMaxViewDim);
+    pe::validate(rope);
+  } catch (const pe::InvalidArgument& e) {
+    if (prefix.empty()) throw;
+    throw pe::InvalidArgument(prefix + e.parameter(), e.value(), e.allowed());
+  }
+}
+
+void require_view_name(const char* parameter, const std::string& name, bool allow_compare) {
+  if (!find_view(name) || (!allow_compare && name == "compare"))
+    throw pe::InvalidArgument(parameter, name,
+                              allow_compare ? "a name from `pe-viz --list-views`" : "a view name other than compare");
+}
+
+}  // namespace
+
 std::string validate_state(const AppState& s) {
   try {
-    pe::require_even_dim("dim", s.rope.head_dim);  // every view pairs dimensions
-    // Heatmaps draw one texture row per dimension; 8192 stays inside every GL's limits.
-    if (s.rope.head_dim > kMaxViewDim)
-      throw pe::InvalidArgument("dim", std::to_string(s.rope.head_dim), "2 ... " + std::to_string(kMaxViewDim) + " in the views");
-    pe::validate(s.rope);
-    if (!find_view(s.view)) throw pe::InvalidArgument("view", s.view, "a name from `pe-viz --list-views`");
+    validate_view_rope(s.rope, "");
+    validate_view_rope(s.compare_b, "compare_b.");
+    require_view_name("view", s.view, true);
+    require_view_name("compare_view", s.compare_view, false);
     if (s.grid_views.size() != 4) throw pe::InvalidArgument("grid_views", std::to_string(s.grid_views.size()) + " views", "4 view names");
-    for (const auto& v : s.grid_views)
-      if (!find_view(v) || v == "compare") throw pe::InvalidArgument("grid_views", v, "view names other than compare");
-    if (!find_view(s.compare_view) || s.compare_view == "compare")
-      throw pe::InvalidArgument("compare_view", s.compare_view, "a view name other than compare");
-    try {
-      pe::validate(s.compare_b);
-    } catch (const pe::InvalidArgument& e) {
-      throw pe::InvalidArgument("compare_b." + e.parameter(), e.value(), e.allowed());
-    }
-    if (s.compare_b.head_dim > kMaxViewDim || s.compare_b.head_dim % 2 != 0)
-      throw pe::InvalidArgument("compare_b.dim", std::to_string(s.compare_b.head_dim), "even, 2 ... " + std::to_string(kMaxViewDim));
+    for (const auto& v : s.grid_views) require_view_name("grid_views", v, false);
     pe::require_length("length", s.length);
-    if (s.position < 0 || s.position >= s.length)
-      throw pe::InvalidArgument("position", std::to_string(s.position),
-                                "0 ... length-1 = " + std::to_string(s.length - 1));
-    if (s.pair < 0 || s.pair >= s.rope.rotary_dim() / 2)
-      throw pe::InvalidArgument("pair", std::to_string(s.pair),
-                                "0 ... " + std::to_string(s.rope.rotary_dim() / 2 - 1));
-    if (s.samples < 1 || s.samples > kMaxSamples)
-      throw pe::InvalidArgument("samples", std::to_string(s.samples), "1 ... " + std::to_string(kMaxSamples));
-    if (s.anchor < 0 || s.anchor >= s.length)
-      throw pe::InvalidArgument("anchor", std::to_string(s.anchor), "0 ... length-1 = " + std::to_string(s.length - 1));
-    if (s.learned_max_len < 1 || s.learned_max_len > kMaxLearnedLen)
-      throw pe::InvalidArgument("learned_max_len", std::to_string(s.learned_max_len), "1 ... " + std::to_string(kMaxLearnedLen));
-    if (!(s.play_speed >= 0.01 && s.play_speed <= 1000.0))
-      throw pe::InvalidArgument("play_speed", pe::format_double(s.play_speed), "0.01 ... 1000 positions per second");
-    if (!(s.ui_scale >= 1.0f && s.ui_scale <= 3.0f))
-      throw pe::InvalidArgument("ui_scale", pe::format_double(s.ui_scale), "1 ... 3");
+    pe::require_in_range("position", s.position, 0, s.length - 1);
+    pe::require_in_range("pair", s.pair, 0, s.rope.rotary_dim() / 2 - 1);
+    pe::require_in_range("anchor", s.anchor, 0, s.length - 1);
+    pe::require_in_range("samples", s.samples, 1, kMaxSamples);
+    pe::require_in_range("learned_max_len", s.learned_max_len, 1, kMaxLearnedLen);
+    pe::require_in_range("heads", s.heads, 1, kMaxHeads);
+    pe::require_in_range("head", s.head, 1, s.heads);
+    pe::require_in_range("play_speed", s.play_speed, 0.01, 1000.0);
+    pe::require_in_range("ui_scale", double(s.ui_scale), 1.0, 3.0);
     if (s.delta_axis != "auto" && s.delta_axis != "linear" && s.delta_axis != "log")
       throw pe::InvalidArgument("delta_axis", s.delta_axis, "auto, linear or log");
-    if (s.heads < 1 || s.heads > kMaxHeads)
-      throw pe::InvalidArgument("heads", std::to_string(s.heads), "1 ... " + std::to_string(kMaxHeads));
-    if (s.head < 1 || s.head > s.heads)
-      throw pe::InvalidArgument("head", std::to_string(s.head), "1 ... heads = " + std::to_string(s.heads));
   } catch (const std::exception& e) {
     return e.what();
   }
