@@ -53,8 +53,9 @@ void draw_alibi_view(ViewContext& ctx) {
   const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
   const float h = ImGui::GetContentRegionAvail().y - note_h;
   const float left_w = ctx.size.x * 0.38f;
-  std::vector<double> hx(static_cast<std::size_t>(s.heads)), hy(std::size_t(s.heads));
-  for (long long k = 0; k < s.heads; ++k) { hx[k] = double(k + 1); hy[k] = slopes[k]; }
+  std::vector<double> hx = index_axis(s.heads);  // heads are 1-based, as in the paper
+  for (double& h : hx) h += 1.0;
+  const std::vector<double> hy = as_vector(slopes);
   if (plot::begin_plot("##alibi-slopes", {left_w, h}, {.title = "Slope m_h per head"})) {
     plot::setup_axes({.label = "head h", .min = 0.5, .max = double(s.heads) + 0.5},
                      {.label = "slope m_h", .scale = plot::Scale::Log});

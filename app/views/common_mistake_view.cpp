@@ -26,15 +26,17 @@ void draw_common_mistake_view(ViewContext& ctx) {
   const double norm = std::max(x.norm(), 1e-300);
   const long long span = std::clamp<long long>(s.length, 2, 512);  // positions shown: the effect is visible early
 
-  // Cached on the inputs: the curves need a few thousand rotations.
-  static std::string key;
+  // Cached on the inputs (frequencies, span, vector): the curves need a few thousand rotations.
+  static unsigned long long cached_version = 0;
+  static long long cached_span = -1;
+  static std::vector<double> cached_vector;
   static std::vector<double> ps, ok_norm, bad_norm, deltas;
   static std::vector<std::vector<double>> ok_score, bad_score;
   static std::vector<long long> anchors;
-  std::string k = std::to_string(ctx.derived.version) + "|" + std::to_string(span) + "|" + pe::to_string(s.rope.convention);
-  for (double e : v) k += "|" + std::to_string(e);
-  if (k != key) {
-    key = k;
+  if (cached_version != ctx.derived.version || cached_span != span || cached_vector != v) {
+    cached_version = ctx.derived.version;
+    cached_span = span;
+    cached_vector = v;
     ps.clear(), ok_norm.clear(), bad_norm.clear(), deltas.clear();
     for (long long p = 0; p < span; ++p) {
       ps.push_back(double(p));

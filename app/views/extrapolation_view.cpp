@@ -84,23 +84,16 @@ void draw_extrapolation_view(ViewContext& ctx) {
   for (const auto& m : methods)
     if (m.type == s.extrapolation_method && m.error.empty()) { chosen = &m; break; }
 
-  // Reports for every method (cheap: closed form per pair).
-  struct Row { const MethodFrequencies* m; pe::ExtrapolationReport r; };
-  std::vector<Row> rows;
-  for (const auto& m : methods) {
-    if (!m.error.empty() || m.freqs.inv_freq.size() != pairs) continue;
-    try {
-      rows.push_back({&m, pe::extrapolation_report(plain.freqs.inv_freq, train_length, m.freqs.inv_freq, length)});
-    } catch (const std::exception&) {
-    }
-  }
-  if (!rows.empty()) {
-    const auto& r = rows.front().r;
-    ImGui::Text("Plain RoPE at L = %lld: %lld of %lld pairs meet unseen angles (first: pair %lld); %.2f%% of all (pair, position) "
-                "angles are unseen.",
-                length, r.pairs_with_unseen, pairs, r.first_unseen_pair, 100.0 * r.mean_unseen_fraction);
-  }
-
+  // Everything below depends only on the frequencies, the method shown and L_train:
+  // computed once per change of those, not per frame. Rows copy what they need, so they
+  // never point into the method cache (the compare view may rebuild it in between).
+  struct Row {
+    std::string label;
+    bool plain = false;
+    Eigen::ArrayXd inv_freq;
+    pe::ExtrapolationReport r;
+  };
+  static std::vector<Row> rows;
   static std::vector<float> strip_plain, strip_method;
   static std::string strip_key;
   static unsigned long long strip_version = 0;
@@ -110,9 +103,25 @@ void draw_extrapolation_view(ViewContext& ctx) {
   if (key != strip_key) {
     strip_key = key;
     ++strip_version;
+    rows.clear();
+    for (const auto& m : methods) {
+      if (!m.error.empty() || m.freqs.inv_freq.size() != pairs) continue;
+      try {
+        rows.push_back({m.label, &m == &plain, m.freqs.inv_freq,
+                        pe::extrapolation_report(plain.freqs.inv_freq, train_length, m.freqs.inv_freq, length)});
+      } catch (const std::exception&) {
+        // A method whose angles exceed what a double resolves is left out of the comparison.
+      }
+    }
     strip_plain = unseen_strip(plain.freqs.inv_freq, train_length, plain.freqs.inv_freq, length, columns);
     strip_method = chosen ? unseen_strip(plain.freqs.inv_freq, train_length, chosen->freqs.inv_freq, length, columns)
                           : std::vector<float>(strip_plain.size(), 0.0f);
+  }
+  if (!rows.empty()) {
+    const auto& r = rows.front().r;
+    ImGui::Text("Plain RoPE at L = %lld: %lld of %lld pairs meet unseen angles (first: pair %lld); %.2f%% of all (pair, position) "
+                "angles are unseen.",
+                length, r.pairs_with_unseen, pairs, r.first_unseen_pair, 100.0 * r.mean_unseen_fraction);
   }
 
   const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
@@ -143,13 +152,12 @@ void draw_extrapolation_view(ViewContext& ctx) {
   const float mid_h = avail * 0.33f;
   if (plot::begin_plot("##unseen-fraction", {ctx.size.x, mid_h}, {.title = "Fraction of positions < L at an unseen angle, per pair"})) {
     plot::setup_axes({.label = "pair i", .min = -0.5, .max = double(pairs) - 0.5}, {.label = "unseen fraction", .min = -0.02, .max = 1.02});
-    std::vector<double> idx(static_cast<std::size_t>(pairs));
-    for (long long i = 0; i < pairs; ++i) idx[std::size_t(i)] = double(i);
+    const std::vector<double> idx = index_axis(pairs);
     for (const auto& row : rows) {
-      std::vector<double> f(row.r.unseen_fraction.data(), row.r.unseen_fraction.data() + row.r.unseen_fraction.size());
+      const std::vector<double> f = as_vector(row.r.unseen_fraction);
       char label[128];
-      std::snprintf(label, sizeof label, "%s (mean %.2f%%)", row.m->label.c_str(), 100.0 * row.r.mean_unseen_fraction);
-      plot::plot_line(label, idx, f, {.thickness = row.m == &plain ? 3.0f : 1.8f});
+      std::snprintf(label, sizeof label, "%s (mean %.2f%%)", row.label.c_str(), 100.0 * row.r.mean_unseen_fraction);
+      plot::plot_line(label, idx, f, {.thickness = row.plain ? 3.0f : 1.8f});
     }
     plot::end_plot();
   }
@@ -163,20 +171,20 @@ void draw_extrapolation_view(ViewContext& ctx) {
     curve_key = ck;
     const int n = 600;
     Eigen::ArrayXd deltas = Eigen::ArrayXd::LinSpaced(n, 0.0, double(std::max<long long>(length - 1, 1)));
-    deltas_v.assign(deltas.data(), deltas.data() + n);
+    deltas_v = as_vector(deltas);
     curves.clear();
-    for (const auto& row : rows)
-      curves.push_back([&] {
-        const Eigen::ArrayXd c = pe::relative_score_curve(pe::VectorChoice::MeanOfIdentical, row.m->freqs.inv_freq, deltas, s.seed, 32) /
-                                 double(2 * pairs);
-        return std::vector<double>(c.data(), c.data() + c.size());
-      }());
+    // The same random vectors for every method: only the frequencies differ.
+    const pe::RelativeScoreCoefficients mean = pe::choice_coefficients(pe::VectorChoice::MeanOfIdentical, pairs, s.seed, 32);
+    for (const auto& row : rows) {
+      const Eigen::ArrayXd c = pe::relative_score_curve(mean, row.inv_freq, deltas) / double(2 * pairs);
+      curves.push_back(as_vector(c));
+    }
   }
   if (plot::begin_plot("##extrapolation-score", {ctx.size.x, ImGui::GetContentRegionAvail().y - note_h},
                        {.title = "Relative score s(Δ)/d (mean of identical random vectors) past L_train"})) {
     plot::setup_axes({.label = "relative distance Δ", .min = 0, .max = double(std::max<long long>(length - 1, 1))}, {.label = "score / d"});
     for (std::size_t k = 0; k < curves.size() && k < rows.size(); ++k)
-      plot::plot_line(rows[k].m->label.c_str(), deltas_v, curves[k], {.thickness = k == 0 ? 2.5f : 1.5f});
+      plot::plot_line(rows[k].label.c_str(), deltas_v, curves[k], {.thickness = k == 0 ? 2.5f : 1.5f});
     plot::plot_vline("L_train", double(train_length), {.color = IM_COL32(120, 220, 120, 255), .thickness = 2.0f});
     plot::end_plot();
   }

@@ -24,7 +24,6 @@ struct CurveCache {
   pe::PairConvention convention = pe::PairConvention::Interleaved;
 };
 
-std::vector<double> to_vector(const Eigen::ArrayXd& a) { return {a.data(), a.data() + a.size()}; }
 
 }  // namespace
 
@@ -88,7 +87,7 @@ void draw_relative_score_view(ViewContext& ctx) {
         const double t = double(k) / double(n - 1);
         deltas[k] = log_axis ? x0 * std::pow(x1 / x0, t) : x0 + (x1 - x0) * t;
       }
-      cache.xs = to_vector(deltas);
+      cache.xs = as_vector(deltas);
       // All curves share one cos/sin evaluation per (Δ, pair). Normalised by d so curves of
       // different dimensions are comparable (identical: s(0)/d ≈ 1).
       const Eigen::VectorXd u = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size())).head(Eigen::Index(d));
@@ -108,7 +107,7 @@ void draw_relative_score_view(ViewContext& ctx) {
                 pe::relative_score_coefficients(u, u, pairs, s.rope.convention)};
       }
       const Eigen::ArrayXXd curves = pe::relative_score_curves(sets, inv_freq, deltas, /*decay_bound=*/true);
-      auto column = [&](int c, double scale) { return to_vector(curves.col(c) / scale); };
+      auto column = [&](int c, double scale) { return as_vector(curves.col(c) / scale); };
       cache.identical = column(0, d);
       cache.random_pair = column(1, d);
       cache.mean_pairs = column(2, d);
@@ -127,38 +126,41 @@ void draw_relative_score_view(ViewContext& ctx) {
     // Direct check at a few Δ: rotate the identical vector to m and m+Δ and take the dot product.
     std::vector<double> px, py;
     const Eigen::VectorXd u = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size())).head(Eigen::Index(d));
+    const Eigen::VectorXd a = pe::apply_rope(u, double(s.anchor), inv_freq, s.rope.convention);  // q at m
     for (int k = 1; k <= 12; ++k) {
       const double delta = log_axis ? std::pow(max_delta, double(k) / 12.0) : std::round(max_delta * k / 12.0);
-      const Eigen::VectorXd a = pe::apply_rope(u, double(s.anchor), inv_freq, s.rope.convention);
       const Eigen::VectorXd b = pe::apply_rope(u, double(s.anchor) + delta, inv_freq, s.rope.convention);
       px.push_back(delta);
       py.push_back(a.dot(b) / d);
     }
-    const auto coeffs = pe::relative_score_coefficients(u, u, inv_freq.size(), s.rope.convention);
     plot::plot_line("clock-hands vector, closed form", cache.xs, cache.own_vector, {.thickness = 1.0f});
     plot::plot_points("direct ⟨R(m)q, R(m+Δ)q⟩ at anchor m", px, py, {.color = IM_COL32(240, 110, 40, 255)});
     if (s.seed003_sign) {
       // q = the clock-hands vector, k = the same entries reversed (q ≠ k, so the sign shows).
       const Eigen::VectorXd k = u.reverse();
       const auto pair_coeffs = pe::relative_score_coefficients(u, k, inv_freq.size(), s.rope.convention);
-      std::vector<double> plus, mx, my;
-      for (double delta : cache.xs) plus.push_back(pe::relative_score(pair_coeffs, inv_freq, delta) / d);
+      const Eigen::ArrayXd xs = Eigen::Map<const Eigen::ArrayXd>(cache.xs.data(), Eigen::Index(cache.xs.size()));
+      const std::vector<double> plus = as_vector(pe::relative_score_curve(pair_coeffs, inv_freq, xs) / d);
+      std::vector<double> mx, my;
       plot::plot_line("q ≠ k, standard rotation (+pθ)", cache.xs, plus, {.color = IM_COL32(190, 120, 230, 255), .thickness = 1.5f});
+      const Eigen::VectorXd q_m = pe::apply_rope(u, double(s.anchor), inv_freq, s.rope.convention, pe::RotationSign::Negative);
       for (std::size_t j = 0; j < cache.xs.size(); j += std::max<std::size_t>(cache.xs.size() / 16, 1)) {
         const double delta = cache.xs[j];
-        const Eigen::VectorXd a = pe::apply_rope(u, double(s.anchor), inv_freq, s.rope.convention, pe::RotationSign::Negative);
         const Eigen::VectorXd b = pe::apply_rope(k, double(s.anchor) + delta, inv_freq, s.rope.convention, pe::RotationSign::Negative);
         mx.push_back(delta);
-        my.push_back(a.dot(b) / d);
+        my.push_back(q_m.dot(b) / d);
       }
-      std::vector<double> minus;
-      for (double delta : cache.xs) minus.push_back(pe::relative_score(pair_coeffs, inv_freq, -delta) / d);
+      // s(−Δ) = Σ a_i cos(Δθ_i) − b_i sin(Δθ_i): the same curve with b negated.
+      pe::RelativeScoreCoefficients mirrored = pair_coeffs;
+      mirrored.b = -mirrored.b;
+      const std::vector<double> minus = as_vector(pe::relative_score_curve(mirrored, inv_freq, xs) / d);
       plot::plot_line("same pair, seed 003's −pθ = s(−Δ)", cache.xs, minus,
                       {.color = IM_COL32(190, 120, 230, 255), .thickness = 1.5f, .dashed = true});
       plot::plot_points("direct rotations by −pθ", mx, my, {.color = IM_COL32(230, 80, 200, 255)});
     }
     if (plot::is_plot_hovered()) {
       const double delta = plot::mouse_x();
+      const auto coeffs = pe::relative_score_coefficients(u, u, inv_freq.size(), s.rope.convention);
       plot::hover_text("Δ = %.6g: clock-hands vector s/d = %.6f", delta, pe::relative_score(coeffs, inv_freq, delta) / d);
     }
     plot::end_plot();

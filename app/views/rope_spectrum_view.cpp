@@ -15,14 +15,9 @@ void draw_rope_spectrum_view(ViewContext& ctx) {
   const AppState& s = ctx.state;
   const auto& inv_freq = ctx.derived.rope.inv_freq;
   const long long pairs = inv_freq.size();
-  std::vector<double> idx(pairs), freq(pairs), original(pairs), wave(pairs);
-  const Eigen::ArrayXd lambda = pe::wavelengths(inv_freq);
-  for (long long i = 0; i < pairs; ++i) {
-    idx[i] = double(i);
-    freq[i] = inv_freq[i];
-    original[i] = ctx.derived.rope.original_inv_freq.size() == pairs ? ctx.derived.rope.original_inv_freq[i] : inv_freq[i];
-    wave[i] = lambda[i];
-  }
+  const std::vector<double> idx = index_axis(pairs), freq = as_vector(inv_freq), wave = as_vector(pe::wavelengths(inv_freq));
+  const std::vector<double> original =
+      ctx.derived.rope.original_inv_freq.size() == pairs ? as_vector(ctx.derived.rope.original_inv_freq) : freq;
   const bool scaled = s.rope.scaling.type != pe::RopeType::Default;
   const float note_h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
   const ImVec2 top = split_height({ctx.size.x, ctx.size.y - note_h}, 0.5f);

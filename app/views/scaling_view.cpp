@@ -7,26 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "pe/analysis.hpp"
 #include "pe/errors.hpp"
 #include "views/scaling_methods.hpp"
 #include "views/view.hpp"
 
 namespace app {
-namespace {
-
-std::vector<double> iota(long long n) {
-  std::vector<double> v(std::size_t(std::max<long long>(n, 0)));
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = double(i);
-  return v;
-}
-
-std::vector<double> wavelengths(const Eigen::ArrayXd& f) {
-  std::vector<double> v(std::size_t(f.size()));
-  for (Eigen::Index i = 0; i < f.size(); ++i) v[std::size_t(i)] = 2.0 * std::numbers::pi / f[i];
-  return v;
-}
-
-}  // namespace
 
 void draw_scaling_view(ViewContext& ctx) {
   if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
@@ -35,7 +21,7 @@ void draw_scaling_view(ViewContext& ctx) {
   const long long pairs = cur.inv_freq.size();
   const long long original = s.rope.original_max_position_embeddings();
   const double target = double(original) * comparison_factor(s.rope);
-  const std::vector<double> idx = iota(pairs);
+  const std::vector<double> idx = index_axis(pairs);
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
 
   ImGui::Text("%s: %s, factor %.4g, L_orig = %lld, current length L = %lld · effective θ = %.6g · attention factor %.5f · logit scale %.5f",
@@ -51,8 +37,8 @@ void draw_scaling_view(ViewContext& ctx) {
     const auto& sc = s.rope.scaling;
     if (sc.type == pe::RopeType::Yarn && cur.yarn_high > cur.yarn_low)
       plot::plot_xband("YaRN ramp (β_fast … β_slow)", cur.yarn_low, cur.yarn_high, IM_COL32(240, 200, 60, 50));
-    plot::plot_line("original λ_i", idx, wavelengths(cur.original_inv_freq), {.thickness = 1.5f, .dashed = true});
-    plot::plot_line(("scaled λ'_i (" + std::string(pe::to_string(sc.type)) + ")").c_str(), idx, wavelengths(cur.inv_freq),
+    plot::plot_line("original λ_i", idx, as_vector(pe::wavelengths(cur.original_inv_freq)), {.thickness = 1.5f, .dashed = true});
+    plot::plot_line(("scaled λ'_i (" + std::string(pe::to_string(sc.type)) + ")").c_str(), idx, as_vector(pe::wavelengths(cur.inv_freq)),
                     {.markers = pairs <= 64});
     plot::plot_hline("L_orig (training)", double(original), {.color = IM_COL32(120, 200, 120, 255), .thickness = 1.5f});
     plot::plot_hline("target L_orig·factor", target, {.color = IM_COL32(230, 120, 40, 255), .thickness = 1.5f, .dashed = true});

@@ -6,6 +6,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include "state/app_state.hpp"
 #include "plot/plot.hpp"
@@ -36,6 +37,10 @@ const ViewInfo* find_view(const std::string& name);
 void show_state_error(const Derived& derived);  // red message box when the state is invalid
 void teaching_note(const char* text);          // a boxed "why" note under a plot
 ImVec2 split_height(ImVec2 size, float top_fraction);  // size of the top part
+// 0, 1, ..., n−1 as plot x values (pair or head indices).
+std::vector<double> index_axis(long long n);
+// Core's Eigen arrays as the spans the plot layer takes.
+std::vector<double> as_vector(const Eigen::ArrayXd& a);
 // sin(p·freq) or cos(p·freq) over the integer positions 0 ... length−1: a line through the
 // positions when they are fewer than the plot's pixels (the encoding exists only there);
 // otherwise, per pixel, the exact min/max envelope over that pixel's position span — a

@@ -28,6 +28,14 @@ ImVec2 split_height(ImVec2 size, float top_fraction) {
   return {size.x, (size.y - gap) * top_fraction};
 }
 
+std::vector<double> index_axis(long long n) {
+  std::vector<double> v(static_cast<std::size_t>(std::max<long long>(n, 0)));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = double(i);
+  return v;
+}
+
+std::vector<double> as_vector(const Eigen::ArrayXd& a) { return {a.data(), a.data() + a.size()}; }
+
 std::string curve_window_title(const char* what, long long length) {
   if (length <= kCurveWindow) return what;
   return std::string(what) + " — positions 0 … " + std::to_string(kCurveWindow - 1) + " of " + std::to_string(length) +
