@@ -88,15 +88,21 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
     const auto ps = sampled_positions(s.length, note);
     Eigen::ArrayXd deltas(Eigen::Index(ps.size()));
     for (std::size_t k = 0; k < ps.size(); ++k) deltas[Eigen::Index(k)] = double(ps[k]);
-    const double dim = double(2 * inv.size());
-    const Eigen::ArrayXd a = pe::relative_score_curve(pe::VectorChoice::Identical, inv, deltas, s.seed) / dim;
-    const Eigen::ArrayXd b = pe::relative_score_curve(pe::VectorChoice::RandomPair, inv, deltas, s.seed) / dim;
-    const Eigen::ArrayXd c = pe::relative_score_curve(pe::VectorChoice::MeanOfIdentical, inv, deltas, s.seed, s.samples) / dim;
-    const Eigen::ArrayXd e = pe::relative_score_curve(pe::VectorChoice::MeanOfRandomPairs, inv, deltas, s.seed, s.samples) / dim;
-    const Eigen::ArrayXd bound = pe::long_term_decay_bound(inv, deltas);
+    // The view's curves (scores / d) and the unnormalised bound, in one cos/sin pass.
+    const long long pairs = inv.size();
+    const Eigen::ArrayXXd curves = pe::relative_score_curves(
+        {pe::choice_coefficients(pe::VectorChoice::Identical, pairs, s.seed),
+         pe::choice_coefficients(pe::VectorChoice::RandomPair, pairs, s.seed),
+         pe::choice_coefficients(pe::VectorChoice::MeanOfIdentical, pairs, s.seed, s.samples),
+         pe::choice_coefficients(pe::VectorChoice::MeanOfRandomPairs, pairs, s.seed, s.samples)},
+        inv, deltas, /*decay_bound=*/true);
+    const double dim = double(2 * pairs);
     out << note.str() << "delta,identical,random_pair,mean_identical,mean_random_pairs,decay_bound\n";
-    for (Eigen::Index k = 0; k < deltas.size(); ++k)
-      out << g(deltas[k]) << ',' << g(a[k]) << ',' << g(b[k]) << ',' << g(c[k]) << ',' << g(e[k]) << ',' << g(bound[k]) << "\n";
+    for (Eigen::Index k = 0; k < deltas.size(); ++k) {
+      out << g(deltas[k]);
+      for (int c = 0; c < 4; ++c) out << ',' << g(curves(k, c) / dim);
+      out << ',' << g(curves(k, 4)) << "\n";
+    }
   } else if (view == "learned") {
     const pe::LearnedEmbedding table(s.learned_max_len, s.rope.head_dim, 0.02, s.seed);
     const auto positions = sampled_positions(table.max_len(), out);  // writes its note first
