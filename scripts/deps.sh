@@ -9,6 +9,7 @@ PACKAGES=(
   libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libgl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   fonts-dejavu-core xvfb xauth libgl1-mesa-dri mesa-utils
+  clang libfuzzer-14-dev libclang-rt-14-dev
 )
 
 missing=()

@@ -33,6 +33,12 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
   cli.add_option("--head", o.head, "ALiBi head shown (1 ... heads)");
   cli.add_option("--colormap", o.colormap, "Heatmap colormap: rdbu | viridis | cividis");
   cli.add_option("--ui-scale", o.ui_scale, "UI scale for projectors, 1 ... 3");
+  cli.add_option("--line-width", o.line_width, "Plot line thickness multiplier, 1 ... 4 (projectors: 3)");
+  cli.add_option("--tokens", o.tokens, "permutation: sentence A (1 ... 24 words)");
+  cli.add_option("--tokens-b", o.tokens_b, "permutation: sentence B, the same words reordered");
+  cli.add_option("--theta-low", o.theta_low, "theta-lesson: the low base (> 1)");
+  cli.add_option("--theta-high", o.theta_high, "theta-lesson: the high base (> 1)");
+  cli.add_option("--walkthrough-step", o.walkthrough_step, "walkthrough: step shown, 1 ... 5");
   cli.add_flag("--light", o.light, "Light theme");
   cli.add_flag("--grid", o.grid, "Show a 2x2 grid of views instead of tabs (in the GUI)");
   cli.add_flag("--no-pixel-mean", o.no_pixel_mean, "Point-sample heatmaps instead of the per-pixel mean");
@@ -107,6 +113,20 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
   if (o.ui_scale) {
     if (!(*o.ui_scale >= 1.0 && *o.ui_scale <= 3.0)) throw pe::InvalidArgument("ui-scale", pe::format_double(*o.ui_scale), "1 ... 3");
     s.ui_scale = float(*o.ui_scale);
+  }
+  if (o.line_width) {
+    if (!(*o.line_width >= 1.0 && *o.line_width <= 4.0))
+      throw pe::InvalidArgument("line-width", pe::format_double(*o.line_width), "1 ... 4");
+    s.line_width = float(*o.line_width);
+  }
+  if (o.tokens) s.tokens = *o.tokens;
+  if (o.tokens_b) s.tokens_b = *o.tokens_b;
+  if (o.theta_low) pe::require_theta("theta-low", *o.theta_low), s.theta_low = *o.theta_low;
+  if (o.theta_high) pe::require_theta("theta-high", *o.theta_high), s.theta_high = *o.theta_high;
+  if (o.walkthrough_step) {
+    if (*o.walkthrough_step < 1 || *o.walkthrough_step > kWalkthroughSteps)
+      throw pe::InvalidArgument("walkthrough-step", std::to_string(*o.walkthrough_step), "1 ... " + std::to_string(kWalkthroughSteps));
+    s.walkthrough_step = *o.walkthrough_step - 1;
   }
   if (o.light) s.dark_theme = false;
   if (o.grid) s.grid = true;

@@ -1,6 +1,8 @@
 #include "state/app_state.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <random>
 
 #include "pe/errors.hpp"
@@ -89,12 +91,46 @@ std::string validate_state(const AppState& s) {
     pe::require_in_range("head", s.head, 1, s.heads);
     pe::require_in_range("play_speed", s.play_speed, 0.01, 1000.0);
     pe::require_in_range("ui_scale", double(s.ui_scale), 1.0, 3.0);
+    pe::require_in_range("line_width", double(s.line_width), 1.0, 4.0);
+    const long long wd = static_cast<long long>(s.walkthrough_q.size());
+    if (wd < 2 || wd > kMaxWalkthroughDim || wd % 2 != 0)
+      throw pe::InvalidArgument("walkthrough_q", std::to_string(wd) + " numbers",
+                                "an even count 2 ... " + std::to_string(kMaxWalkthroughDim));
+    for (double x : s.walkthrough_q)
+      if (!std::isfinite(x)) throw pe::InvalidArgument("walkthrough_q", pe::format_double(x), "finite numbers");
+    pe::require_theta("walkthrough_theta", s.walkthrough_theta);
+    pe::require_in_range("walkthrough_position", s.walkthrough_position, 0, 1000000000);
+    pe::require_in_range("walkthrough_position_b", s.walkthrough_position_b, 0, 1000000000);
+    pe::require_in_range("walkthrough_step", s.walkthrough_step, 0, kWalkthroughSteps - 1);
+    for (const auto* t : {&s.tokens, &s.tokens_b}) {
+      const long long n = static_cast<long long>(split_tokens(*t).size());
+      if (n < 1 || n > kMaxTokens)
+        throw pe::InvalidArgument(t == &s.tokens ? "tokens" : "tokens_b", std::to_string(n) + " words",
+                                  "1 ... " + std::to_string(kMaxTokens) + " words");
+    }
+    pe::require_theta("theta_low", s.theta_low);
+    pe::require_theta("theta_high", s.theta_high);
     if (s.delta_axis != "auto" && s.delta_axis != "linear" && s.delta_axis != "log")
       throw pe::InvalidArgument("delta_axis", s.delta_axis, "auto, linear or log");
   } catch (const std::exception& e) {
     return e.what();
   }
   return {};
+}
+
+std::vector<std::string> split_tokens(const std::string& sentence) {
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : sentence) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!word.empty()) words.push_back(std::move(word));
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  if (!word.empty()) words.push_back(std::move(word));
+  return words;
 }
 
 std::vector<double> effective_vector(const AppState& state) {

@@ -47,12 +47,27 @@ struct AppState {
   std::vector<std::string> recent_configs;
   std::string config_error;
   bool animate_length = false;  // dynamic NTK: sweep the current length
+  // Teaching: seed 001's worked example, with its own inputs (d = walkthrough_q.size()).
+  std::vector<double> walkthrough_q = {0.8, 0.3, -0.5, 0.2};
+  double walkthrough_theta = 10000.0;
+  long long walkthrough_position = 1;    // p of steps 2 and 3
+  long long walkthrough_position_b = 3;  // the second position (angle difference)
+  long long walkthrough_step = 0;        // 0-based step shown
+  // Permutation demo (seeds 000/001): two sentences made of the same words.
+  std::string tokens = "the dog bit the man";
+  std::string tokens_b = "the man bit the dog";
+  // Theta lesson (seed 001 "Why theta = 10000?"): the low and high bases compared.
+  double theta_low = 100.0;
+  double theta_high = 100000.0;
   // Display
   ColormapChoice colormap = ColormapChoice::RdBu;
   bool pixel_mean = true;
   float ui_scale = 1.0f;
   bool dark_theme = true;
   bool show_panel = true;
+  float line_width = 1.0f;    // plot line thickness multiplier (projectors: 2 ... 4)
+  bool show_formula = true;   // the formula strip under each view
+  bool show_help = false;     // F1 overlay (not saved)
   // Layout of the view area: one view per tab, or a 2 × 2 grid of chosen views.
   bool grid = false;
   std::vector<std::string> grid_views = {"sinusoidal", "rope-cos", "clock-hands", "relative-score"};   // the parameter panel (hide it to give a projector the plot)
@@ -77,6 +92,12 @@ inline constexpr long long kMaxViewDim = 8192;
 inline constexpr long long kMaxSamples = 4096;
 inline constexpr long long kMaxHeads = 1024;
 inline constexpr long long kMaxLearnedLen = 8192;
+inline constexpr long long kMaxWalkthroughDim = 16;   // every number of every step is printed
+inline constexpr long long kWalkthroughSteps = 5;     // frequencies, angles, rotation, two positions, score
+inline constexpr long long kMaxTokens = 24;           // words per sentence in the permutation demo
+
+// Words of a sentence (split on whitespace).
+std::vector<std::string> split_tokens(const std::string& sentence);
 
 // Checks the state against core's rules; returns "" or a message naming the parameter.
 std::string validate_state(const AppState& state);

@@ -175,6 +175,17 @@ std::string session_to_json(const AppState& s) {
       {"show_panel", s.show_panel},
       {"grid", s.grid},
       {"grid_views", s.grid_views},
+      {"line_width", s.line_width},
+      {"show_formula", s.show_formula},
+      {"walkthrough_q", s.walkthrough_q},
+      {"walkthrough_theta", s.walkthrough_theta},
+      {"walkthrough_position", s.walkthrough_position},
+      {"walkthrough_position_b", s.walkthrough_position_b},
+      {"walkthrough_step", s.walkthrough_step},
+      {"tokens", s.tokens},
+      {"tokens_b", s.tokens_b},
+      {"theta_low", s.theta_low},
+      {"theta_high", s.theta_high},
   };
   return j.dump(2) + "\n";
 }
@@ -222,6 +233,17 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
       s.grid_views.clear();
       for (const auto& name : v) s.grid_views.push_back(get_as<std::string>(name, k));
     }
+    else if (key == "line_width") s.line_width = float(get_as<double>(v, k));
+    else if (key == "show_formula") s.show_formula = get_as<bool>(v, k);
+    else if (key == "walkthrough_q") s.walkthrough_q = number_list(v, k);
+    else if (key == "walkthrough_theta") s.walkthrough_theta = get_as<double>(v, k);
+    else if (key == "walkthrough_position") s.walkthrough_position = get_as<long long>(v, k);
+    else if (key == "walkthrough_position_b") s.walkthrough_position_b = get_as<long long>(v, k);
+    else if (key == "walkthrough_step") s.walkthrough_step = get_as<long long>(v, k);
+    else if (key == "tokens") s.tokens = get_as<std::string>(v, k);
+    else if (key == "tokens_b") s.tokens_b = get_as<std::string>(v, k);
+    else if (key == "theta_low") s.theta_low = get_as<double>(v, k);
+    else if (key == "theta_high") s.theta_high = get_as<double>(v, k);
     else if (key == "ui_scale") s.ui_scale = float(get_as<double>(v, k));
     else if (key == "colormap") {
       const std::string c = get_as<std::string>(v, k);
