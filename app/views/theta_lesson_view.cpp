@@ -1,0 +1,198 @@
+// Seed 001's "Why theta = 10000?", measured: a low and a high base side by side at the
+// current d and L. The seed has it backwards (SEED-ERRATA 2): a low θ makes every pair wrap
+// inside a long context, so far positions look alike; long-context models raise θ.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "pe/lessons.hpp"
+#include "pe/walkthrough.hpp"
+#include "views/view.hpp"
+
+namespace app {
+namespace {
+
+constexpr ImU32 kLow = IM_COL32(230, 120, 40, 255);
+constexpr ImU32 kHigh = IM_COL32(60, 130, 220, 255);
+constexpr ImU32 kLengthLine = IM_COL32(200, 60, 60, 255);
+
+struct ScoreCache {
+  double theta_low = 0, theta_high = 0, x0 = 0, x1 = 0;
+  long long dim = 0;
+  int samples = 0;
+  bool log = false;
+  std::vector<double> xs, low, high;
+};
+
+std::string theta_text(double theta) { return pe::short_number(theta); }
+
+// Continues the row when an item `width` wide still fits, else starts a new line.
+void same_line_if_fits(float width) {
+  const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+  if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
+
+bool theta_input(const char* label, double& value, const char* tooltip) {
+  ImGui::SetNextItemWidth(8.0f * ImGui::GetFontSize());
+  double v = value;
+  const bool changed = ImGui::InputDouble(label, &v, 0.0, 0.0, "%.6g") && std::isfinite(v) && v > 1.0;
+  if (changed) value = v;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+  return changed;
+}
+
+}  // namespace
+
+void draw_theta_lesson_view(ViewContext& ctx) {
+  if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
+  AppState& s = ctx.state;
+  const long long d = s.rope.head_dim, L = s.length;
+
+  if (!ctx.exporting) {
+    theta_input("θ_low", s.theta_low, "theta_low: the low base (seed 001's example: 100), > 1");
+    same_line_if_fits(8.0f * ImGui::GetFontSize() + ImGui::CalcTextSize(" θ_high").x);
+    theta_input("θ_high", s.theta_high, "theta_high: the high base (seed 001's example: 100000), > 1");
+    same_line_if_fits(ImGui::CalcTextSize("  θ_high as in:").x);
+    ImGui::TextUnformatted("  θ_high as in:");
+    const struct {
+      const char* label;
+      double theta;
+      const char* tip;
+    } models[] = {{"10⁴ original", 1e4, "The original Transformer and RoFormer: θ = 10000"},
+                  {"5·10⁵ Llama 3", 5e5, "Llama 3: rope_theta = 500000"},
+                  {"10⁶ Code Llama", 1e6, "Code Llama: rope_theta = 1000000"}};
+    for (const auto& m : models) {
+      same_line_if_fits(button_width(m.label));
+      if (ImGui::Button(m.label)) s.theta_high = m.theta;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.tip);
+    }
+    same_line_if_fits(button_width("Long context: L = 4096"));
+    if (ImGui::Button("Long context: L = 4096")) s.length = 4096;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Sets the length L (a global parameter) to 4096, where a low θ makes every pair wrap.");
+  }
+
+  pe::ThetaWavelengths low, high;
+  try {
+    low = pe::theta_wavelengths(s.theta_low, d, L, "theta_low");
+    high = pe::theta_wavelengths(s.theta_high, d, L, "theta_high");
+  } catch (const std::exception& e) {
+    ImGui::TextWrapped("%s", e.what());
+    return;
+  }
+  const std::string low_label = "θ_low = " + theta_text(s.theta_low), high_label = "θ_high = " + theta_text(s.theta_high);
+
+  char note[900];
+  std::snprintf(note, sizeof note,
+                "Seed 001 says a low θ suits long contexts and a high θ struggles with them. That is backwards. The slowest pair's "
+                "wavelength is 2π·θ^((d−2)/d): with θ = %s at d = %lld it is %s positions, so in a longer context every pair wraps "
+                "around and positions far apart look alike — in (a) the curve turns into noise, every far distance scores about "
+                "the same. A high θ keeps the slowest pairs from wrapping within the context (θ = %s: %s positions); that is why "
+                "Code Llama uses θ = 10⁶ and Llama 3 θ = 5·10⁵.",
+                theta_text(s.theta_low).c_str(), d, pe::short_number(low.longest_wavelength).c_str(), theta_text(s.theta_high).c_str(),
+                pe::short_number(high.longest_wavelength).c_str());
+
+  // Plots take what the table and the note leave, but never less than a readable height:
+  // at a large UI scale in a small window the view scrolls instead.
+  ImGui::BeginChild("##theta-lesson", ImGui::GetContentRegionAvail(), false, ctx.exporting ? ImGuiWindowFlags_NoScrollbar : 0);
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float table_h = 4.0f * (ImGui::GetTextLineHeight() + 2 * style.CellPadding.y) + style.ItemSpacing.y;
+  const float note_h = ImGui::CalcTextSize(note, nullptr, false, width).y + style.ItemSpacing.y;
+  const float below_h = table_h + note_h + style.ItemSpacing.y;
+  const float plot_h = std::max(ImGui::GetContentRegionAvail().y - below_h, 14.0f * line_h);
+  const ImVec2 half{(width - style.ItemSpacing.x) * 0.5f, plot_h};
+
+  // (a) Expected score of a random vector with itself: how similar two positions Δ apart look.
+  static ScoreCache cache;
+  const bool log_axis = delta_axis_is_log(s);
+  const std::string score_title = "(a) Score s(Δ)/d, random q = k (expected)";
+  if (plot::begin_plot("##theta-score", half, {.title = score_title.c_str()})) {
+    const double max_delta = double(std::max<long long>(L - 1, 1));
+    plot::setup_axes({.label = "distance Δ", .scale = log_axis ? plot::Scale::Log : plot::Scale::Linear, .min = log_axis ? 1.0 : 0.0,
+                      .max = max_delta},
+                     {.label = "score / d", .min = -0.4, .max = 1.05});
+    const double x0 = std::max(plot::visible_x_min(), log_axis ? 1.0 : 0.0), x1 = plot::visible_x_max();
+    const int n = std::clamp(int(plot::to_pixels(x1, 0).x - plot::to_pixels(x0, 0).x) / 2, 16, 2048);
+    if (cache.theta_low != s.theta_low || cache.theta_high != s.theta_high || cache.dim != d || cache.x0 != x0 || cache.x1 != x1 ||
+        cache.samples != n || cache.log != log_axis) {
+      cache = {s.theta_low, s.theta_high, x0, x1, d, n, log_axis};
+      Eigen::ArrayXd deltas(n);
+      for (int k = 0; k < n; ++k) {
+        const double t = double(k) / double(n - 1);
+        deltas[k] = log_axis ? x0 * std::pow(x1 / x0, t) : x0 + (x1 - x0) * t;
+      }
+      cache.xs = as_vector(deltas);
+      cache.low = as_vector(pe::mean_identical_score(low.inv_freq, deltas));
+      cache.high = as_vector(pe::mean_identical_score(high.inv_freq, deltas));
+    }
+    plot::plot_line(low_label.c_str(), cache.xs, cache.low, {.color = kLow, .thickness = 2.0f});
+    plot::plot_line(high_label.c_str(), cache.xs, cache.high, {.color = kHigh, .thickness = 2.0f});
+    plot::plot_hline("", 0.0, {.color = IM_COL32(128, 128, 128, 120), .thickness = 1.0f, .in_legend = false});
+    if (plot::is_plot_hovered()) {
+      const double delta = plot::mouse_x();
+      Eigen::ArrayXd one(1);
+      one << delta;
+      plot::hover_text("Δ = %.6g: %s → %.4f, %s → %.4f", delta, low_label.c_str(), pe::mean_identical_score(low.inv_freq, one)[0],
+                       high_label.c_str(), pe::mean_identical_score(high.inv_freq, one)[0]);
+    }
+    plot::end_plot();
+  }
+  ImGui::SameLine();
+  // (b) Wavelength per pair against the context length.
+  if (plot::begin_plot("##theta-wavelength", half, {.title = "(b) Wavelength 2π·θ^(2i/d) per pair"})) {
+    const std::vector<double> idx = index_axis(low.pairs), wl = as_vector(low.wavelengths), wh = as_vector(high.wavelengths);
+    plot::setup_axes({.label = "pair i", .min = -0.5, .max = double(low.pairs) - 0.5},
+                     // Headroom above the curves for the legend.
+                     {.label = "wavelength (positions)", .scale = plot::Scale::Log, .min = low.wavelengths[0] / 2,
+                      .max = std::max(high.longest_wavelength, double(L)) * 60.0});
+    plot::plot_line(low_label.c_str(), idx, wl, {.color = kLow, .thickness = 2.0f, .markers = low.pairs <= 64});
+    plot::plot_line(high_label.c_str(), idx, wh, {.color = kHigh, .thickness = 2.0f, .markers = low.pairs <= 64});
+    plot::plot_hline(("L = " + std::to_string(L)).c_str(), double(L), {.color = kLengthLine, .thickness = 1.5f, .dashed = true});
+    if (plot::is_plot_hovered() && low.pairs > 0) {
+      const long long i = std::clamp<long long>(std::llround(plot::mouse_x()), 0, low.pairs - 1);
+      plot::hover_text("pair %lld: %s → %.6g positions, %s → %.6g positions", i, low_label.c_str(), wl[std::size_t(i)],
+                       high_label.c_str(), wh[std::size_t(i)]);
+    }
+    plot::end_plot();
+  }
+
+  // The numbers, live.
+  if (ImGui::BeginTable("##theta-numbers", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    const std::string h0 = "d = " + std::to_string(d) + ", L = " + std::to_string(L);
+    ImGui::TableSetupColumn(h0.c_str());
+    ImGui::TableSetupColumn(low_label.c_str());
+    ImGui::TableSetupColumn(high_label.c_str());
+    ImGui::TableHeadersRow();
+    auto row = [](const char* what, const std::string& a, const std::string& b) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(what);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(a.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(b.c_str());
+    };
+    auto count = [](const pe::ThetaWavelengths& t) {
+      return std::to_string(t.pairs_wrapping) + " of " + std::to_string(t.pairs);
+    };
+    auto turns = [](const pe::ThetaWavelengths& t) {
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "%.3g", t.slowest_turns);
+      return std::string(buf) + (t.slowest_turns >= 1.0 ? " (wraps)" : " (never wraps)");
+    };
+    row("pairs with wavelength < L (a full turn inside the context)", count(low), count(high));
+    row("longest wavelength 2π·θ^((d−2)/d)", pe::short_number(low.longest_wavelength), pe::short_number(high.longest_wavelength));
+    row("turns of the slowest pair in L", turns(low), turns(high));
+    ImGui::EndTable();
+  }
+  teaching_note(note);
+  ImGui::EndChild();
+}
+
+}  // namespace app
