@@ -1,0 +1,35 @@
+// The conventions view's numbers: the permutation (as a comment) and, per distance, the
+// scores in both layouts and with the conventions mixed (core's convention_check).
+#include <cstdio>
+#include <sstream>
+
+#include "export/teaching_data.hpp"
+#include "pe/lessons.hpp"
+
+namespace app {
+namespace {
+
+std::string g(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string conventions_csv(const AppState& s, const Derived&) {
+  const pe::ConventionCheck c =
+      pe::convention_check(s.rope.theta, s.rope.head_dim, s.seed, s.position, {0, 1, 2, 5, 10, 100, 1000});
+  std::ostringstream out;
+  out << "# d = " << c.dim << ", theta = " << g(s.rope.theta) << ", seed = " << s.seed
+      << "; interleaved dim j -> half-split dim:";
+  for (std::size_t j = 0; j < c.permutation.size(); ++j) out << ' ' << j << "->" << c.permutation[j];
+  out << "\n";
+  out << "delta,m,n,score_interleaved,score_half_split_permuted,abs_difference,score_mixed\n";
+  for (const auto& r : c.scores)
+    out << r.delta << ',' << r.m << ',' << r.n << ',' << g(r.interleaved) << ',' << g(r.half_split) << ',' << g(r.difference) << ','
+        << g(r.mixed) << "\n";
+  return out.str();
+}
+
+}  // namespace app
