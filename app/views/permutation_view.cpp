@@ -1,0 +1,320 @@
+// Seeds 000/001's permutation problem, measured: "the dog bit the man" and "the man bit
+// the dog" under attention with no positions give the same matrix with rows and columns
+// reordered (exactly), so every word gets the same output in both sentences; each
+// position method breaks that.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "pe/token_attention.hpp"
+#include "views/view.hpp"
+
+namespace app {
+
+// Defined in export/permutation_data.cpp: the view and its CSV use the same inputs.
+pe::TokenAttentionParams permutation_params(const AppState& s);
+
+namespace {
+
+constexpr const char* kMethodLabels[5] = {"no position", "sinusoidal (added)", "learned (added)", "RoPE (rotates q, k)",
+                                          "ALiBi (score bias)"};
+
+std::string format_difference(double v) {
+  if (v == 0.0) return "0 (exactly)";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+ImU32 readable_text_on(ImU32 bg) {
+  const double r = (bg >> IM_COL32_R_SHIFT & 0xff) / 255.0, g = (bg >> IM_COL32_G_SHIFT & 0xff) / 255.0,
+               b = (bg >> IM_COL32_B_SHIFT & 0xff) / 255.0;
+  return 0.299 * r + 0.587 * g + 0.114 * b > 0.5 ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+}
+
+// Width a matrix needs to print every weight (tight cell padding as in matrix_table).
+float matrix_width_with_numbers(const std::vector<std::string>& words) {
+  const float pad = 2 * ImGui::GetFontSize() * 0.2f;
+  float word_w = ImGui::CalcTextSize("0.00").x, label_w = ImGui::CalcTextSize("the").x;
+  for (const auto& w : words) {
+    word_w = std::max(word_w, std::min(ImGui::CalcTextSize(w.c_str()).x, ImGui::CalcTextSize("0.000").x));
+    label_w = std::max(label_w, ImGui::CalcTextSize(w.c_str()).x);
+  }
+  return label_w + pad + float(words.size()) * (word_w + pad);
+}
+
+// An attention matrix as a table: rows are queries, columns keys, each cell coloured by
+// its weight (Viridis, 0 ... vmax) with the weight printed when it fits.
+void matrix_table(const char* id, const std::string& title, const std::vector<std::string>& words,
+                  const std::function<double(long long, long long)>& weight, double vmax, float width) {
+  const long long n = static_cast<long long>(words.size());
+  // Tight cells: three matrices with printed weights fit side by side at UI scale 2 too.
+  ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, {ImGui::GetFontSize() * 0.2f, ImGui::GetFontSize() * 0.15f});
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float label_w = ImGui::CalcTextSize("the").x;
+  for (const auto& w : words) label_w = std::max(label_w, ImGui::CalcTextSize(w.c_str()).x);
+  label_w = std::min(label_w, width * 0.3f) + 2 * style.CellPadding.x;
+  const float number_w = ImGui::CalcTextSize("0.00").x + 2 * style.CellPadding.x;
+  const float cell_w = std::max(4.0f, std::min((width - label_w) / float(n), number_w * 2.2f));
+  const bool numbers = cell_w >= number_w;
+  const float row_h = std::max(ImGui::GetTextLineHeight(), std::min(cell_w * 0.7f, ImGui::GetTextLineHeight() * 2.0f));
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(label_w + cell_w * float(n), width));
+  ImGui::TextWrapped("%s", title.c_str());
+  ImGui::PopTextWrapPos();
+  if (ImGui::BeginTable(id, int(n) + 1, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoHostExtendX)) {
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, label_w - 2 * style.CellPadding.x);
+    for (long long j = 0; j < n; ++j)
+      ImGui::TableSetupColumn(words[std::size_t(j)].c_str(), ImGuiTableColumnFlags_WidthFixed, cell_w - 2 * style.CellPadding.x);
+    ImGui::TableHeadersRow();
+    for (long long i = 0; i < n; ++i) {
+      ImGui::TableNextRow(ImGuiTableRowFlags_None, row_h);
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(words[std::size_t(i)].c_str());
+      for (long long j = 0; j < n; ++j) {
+        ImGui::TableSetColumnIndex(int(j) + 1);
+        const double w = weight(i, j);
+        const ImU32 bg = plot::colormap_color(plot::Colormap::Viridis, std::clamp(w / vmax, 0.0, 1.0));
+        ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, bg);
+        if (numbers) {
+          ImGui::PushStyleColor(ImGuiCol_Text, readable_text_on(bg));
+          ImGui::Text("%.2f", w);
+          ImGui::PopStyleColor();
+        } else {
+          ImGui::Dummy({std::max(1.0f, cell_w - 2 * style.CellPadding.x), ImGui::GetTextLineHeight()});
+        }
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("query \"%s\" (word %lld) → key \"%s\" (word %lld): weight %.17g", words[std::size_t(i)].c_str(), i + 1,
+                            words[std::size_t(j)].c_str(), j + 1, w);
+      }
+    }
+    ImGui::EndTable();
+  }
+  ImGui::PopStyleVar();
+  ImGui::EndGroup();
+}
+
+}  // namespace
+
+void draw_permutation_view(ViewContext& ctx) {
+  AppState& s = ctx.state;
+  static int method = 0;  // the method whose matrices are shown
+  static std::string key;
+  static pe::PermutationDemo demo;
+  static std::vector<std::string> words_a, words_b;
+  static long long dim = 0;
+
+  // The whole view scrolls when it does not fit (UI scale 2, small windows).
+  ImGui::BeginChild("##permutation-scroll", {0, 0}, false, ctx.exporting ? ImGuiWindowFlags_NoScrollbar : 0);
+  if (!ctx.exporting) {
+    // Edited here directly; split_tokens and the word-count check below read them each frame.
+    const float w = std::min(ImGui::GetContentRegionAvail().x * 0.3f, 24 * ImGui::GetFontSize());
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputText("sentence A (tokens)", &s.tokens);
+    const float b_w = w + ImGui::CalcTextSize("sentence B (tokens_b)").x + 3 * ImGui::GetStyle().ItemSpacing.x;
+    if (ImGui::GetItemRectMax().x + b_w < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+      ImGui::SameLine(0, 3 * ImGui::GetStyle().ItemSpacing.x);
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputText("sentence B (tokens_b)", &s.tokens_b);
+  } else {
+    ImGui::TextWrapped("Sentence A: \"%s\"     Sentence B: \"%s\"", s.tokens.c_str(), s.tokens_b.c_str());
+  }
+  const auto a = split_tokens(s.tokens), b = split_tokens(s.tokens_b);
+  for (const auto* t : {&a, &b})
+    if (t->empty() || static_cast<long long>(t->size()) > kMaxTokens) {
+      ImGui::TextColored({1, 0.45f, 0.4f, 1}, "Each sentence needs 1 ... %lld words (A has %zu, B has %zu).", kMaxTokens,
+                         a.size(), b.size());
+      ImGui::EndChild();
+      return;
+    }
+  if (!ctx.derived.error.empty()) {
+    show_state_error(ctx.derived);
+    ImGui::EndChild();
+    return;
+  }
+
+  const pe::TokenAttentionParams params = permutation_params(s);
+  char key_buf[256];
+  std::snprintf(key_buf, sizeof key_buf, "|%lld|%.17g|%llu|%d|%.17g|%lld", params.dim, params.theta,
+                static_cast<unsigned long long>(params.seed), int(params.convention), params.alibi_slope, params.learned_max_len);
+  const std::string new_key = s.tokens + "\n" + s.tokens_b + key_buf;
+  if (new_key != key) {
+    key = new_key;
+    demo = pe::permutation_demo(a, b, params);
+    words_a = a;
+    words_b = b;
+    dim = params.dim;
+  }
+
+  ImGui::TextWrapped("d = %lld (min(head_dim %lld, %lld)): one seeded vector per distinct word, q, k, v by seeded random %lld × %lld "
+              "matrices; no causal mask.",
+              dim, s.rope.head_dim, pe::kPermutationDemoMaxDim, dim, dim);
+  if (!ctx.exporting) {
+    ImGui::TextUnformatted("Show:");
+    const ImGuiStyle& st = ImGui::GetStyle();
+    for (int m = 0; m < 5; ++m) {
+      // Wrap the radio buttons onto a new line rather than past the edge.
+      const float need = ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(kMethodLabels[m]).x + st.ItemSpacing.x;
+      const float right = ImGui::GetItemRectMax().x + need;
+      if (right < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+      ImGui::RadioButton(kMethodLabels[m], &method, m);
+    }
+  }
+
+  // ---- The three matrices of the chosen method
+  const auto& r = demo.methods[std::size_t(method)];
+  const float spacing = ImGui::GetStyle().ItemSpacing.x * 2;
+  // Three matrices side by side when their weights fit; otherwise the third ("B put back")
+  // goes under A, which is the pair to compare.
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float need = std::max(matrix_width_with_numbers(words_a), matrix_width_with_numbers(words_b));
+  const int across = 3 * need + 2 * spacing <= avail || 2 * need + spacing > avail ? 3 : 2;
+  const float mat_w = (avail - float(across - 1) * spacing) / float(across);
+  ImGui::Spacing();
+  if (!r.error.empty()) {
+    ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%s: %s", kMethodLabels[method], r.error.c_str());
+    if (r.method == pe::AttentionMethod::Learned)
+      teaching_note("The learned table has no row for these positions: raise learned_max_len in the panel (seed 004 §3).");
+  } else {
+    double vmax = 1e-9;
+    vmax = std::max({vmax, r.a->weights.maxCoeff(), r.b->weights.maxCoeff()});
+    matrix_table("##perm-a", std::string("A, ") + kMethodLabels[method], words_a,
+                 [&](long long i, long long j) { return r.a->weights(i, j); }, vmax, mat_w);
+    ImGui::SameLine(0, spacing);
+    matrix_table("##perm-b", std::string("B, ") + kMethodLabels[method], words_b,
+                 [&](long long i, long long j) { return r.b->weights(i, j); }, vmax, mat_w);
+    if (across == 3) ImGui::SameLine(0, spacing);
+    if (r.check.is_reordering) {
+      matrix_table("##perm-back", "B, rows and columns put back in A's word order", words_a,
+                   [&](long long i, long long j) {
+                     return r.b->weights(r.check.b_index[std::size_t(i)], r.check.b_index[std::size_t(j)]);
+                   },
+                   vmax, mat_w);
+      // The verdict under the matrices, in the text colour (readable in both themes).
+      const bool same = r.check.max_weight_difference == 0.0;
+      ImGui::TextWrapped("max |A − (B put back)| = %s:  %s", format_difference(r.check.max_weight_difference).c_str(),
+                         same ? "identical, the model cannot tell A from B" : "different, word order changes the attention");
+    } else {
+      ImGui::BeginGroup();
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + mat_w);
+      ImGui::TextWrapped("%s. The comparison needs the same words in another order.", r.check.reason.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndGroup();
+    }
+    char scale[256];
+    std::snprintf(scale, sizeof scale, "Row: the word attending (query); column: the word attended to (key). Colour: weight, 0 (dark) … %.2f (yellow); rows sum to 1.", vmax);
+    teaching_note(scale);
+  }
+
+  // ---- Every method at once: is B just A reordered?
+  ImGui::Spacing();
+  ImGui::TextUnformatted("Is B's attention just A's with the words reordered? (max over all entries)");
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("##perm-summary", 4, flags)) {
+    ImGui::TableSetupColumn("method");
+    ImGui::TableSetupColumn("max |weight A − weight B|");
+    ImGui::TableSetupColumn("max |output A − output B|");
+    ImGui::TableSetupColumn("can the model tell A from B?");
+    ImGui::TableHeadersRow();
+    for (std::size_t m = 0; m < demo.methods.size(); ++m) {
+      const auto& x = demo.methods[m];
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(kMethodLabels[m]);
+      if (!x.error.empty()) {
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted("—");
+        ImGui::TableSetColumnIndex(2);
+        ImGui::TextUnformatted("—");
+        ImGui::TableSetColumnIndex(3);
+        ImGui::TextUnformatted(x.method == pe::AttentionMethod::Learned ? "cannot run: no row for a position" : "cannot run");
+        continue;
+      }
+      if (!x.check.is_reordering) {
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted("B is not a reordering of A");
+        continue;
+      }
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(format_difference(x.check.max_weight_difference).c_str());
+      ImGui::TableSetColumnIndex(2);
+      ImGui::TextUnformatted(format_difference(x.check.max_output_difference).c_str());
+      ImGui::TableSetColumnIndex(3);
+      const bool same = x.check.max_weight_difference == 0.0 && x.check.max_output_difference == 0.0;
+      if (same) {
+        // A tinted row (readable in both themes) instead of coloured text.
+        ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(ImVec4(0.95f, 0.55f, 0.2f, 0.3f)));
+        ImGui::TextUnformatted("no: identical, word order is invisible");
+      } else {
+        ImGui::TextUnformatted("yes: the weights differ");
+      }
+    }
+    ImGui::EndTable();
+  }
+  if (!demo.words.is_reordering) teaching_note((demo.words.reason + " — type the same words in another order.").c_str());
+
+  // ---- Each word's output (Σ_j weight·v_j) in A and in B
+  if (demo.words.is_reordering) {
+    ImGui::Spacing();
+    ImGui::Text("Each word's output (the weighted sum of values, %lld numbers): max |A − B| for the same word", dim);
+    if (ImGui::BeginTable("##perm-words", 7, flags)) {
+      ImGui::TableSetupColumn("word");
+      ImGui::TableSetupColumn("place in A → B");
+      for (const char* label : kMethodLabels) ImGui::TableSetupColumn(label);
+      ImGui::TableHeadersRow();
+      for (std::size_t i = 0; i < words_a.size(); ++i) {
+        const long long bi = demo.words.b_index[i];
+        if (static_cast<long long>(i) == bi && words_a.size() > 8) continue;  // long sentences: only the moved words
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(words_a[i].c_str());
+        ImGui::TableSetColumnIndex(1);
+        ImGui::Text("%zu → %lld%s", i + 1, bi + 1, static_cast<long long>(i) == bi ? " (same)" : "");
+        for (std::size_t m = 0; m < demo.methods.size(); ++m) {
+          ImGui::TableSetColumnIndex(int(m) + 2);
+          const auto& x = demo.methods[m];
+          ImGui::TextUnformatted(x.error.empty() && x.check.is_reordering
+                                     ? format_difference(x.check.output_difference[i]).c_str()
+                                     : "—");
+        }
+      }
+      ImGui::EndTable();
+    }
+    // The first moved word (seed 000's "dog"), its numbers side by side.
+    std::size_t shown = 0;
+    for (std::size_t i = 0; i < words_a.size(); ++i)
+      if (demo.words.b_index[i] != static_cast<long long>(i)) {
+        shown = i;
+        break;
+      }
+    const auto& none = demo.methods[0];
+    if (none.error.empty()) {
+      const long long bi = demo.words.b_index[shown];
+      std::string va, vb;
+      char buf[32];
+      for (long long c = 0; c < std::min<long long>(4, dim); ++c) {
+        std::snprintf(buf, sizeof buf, "%s%+.6f", c ? ", " : "", none.a->outputs(Eigen::Index(shown), c));
+        va += buf;
+        std::snprintf(buf, sizeof buf, "%s%+.6f", c ? ", " : "", none.b->outputs(bi, c));
+        vb += buf;
+      }
+      ImGui::TextWrapped("No position: output of \"%s\" as word %zu of A = (%s, …);  as word %lld of B = (%s, …)", words_a[shown].c_str(),
+                  shown + 1, va.c_str(), bi + 1, vb.c_str());
+    }
+  }
+  teaching_note(
+      "Without positions each word is one fixed vector, and attention only compares vectors: reordering the words reorders "
+      "the rows and columns of the matrix and nothing else, so every word's output is the same in both sentences. The seeds "
+      "call this \"permutation invariance\"; strictly it is equivariance (the outputs move with their words). A causal mask "
+      "would itself reveal order, so none is used here. Learned rows are N(0, 0.02) as at initialisation: small, so their "
+      "change is small but not zero. ALiBi here is −slope·|i − j| (no mask).");
+  ImGui::EndChild();
+}
+
+}  // namespace app
