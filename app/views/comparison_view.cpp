@@ -1,0 +1,218 @@
+// The seeds' comparison tables (seed 004 §6, seed 002's trade-offs, seed 001's
+// generations incl. ALiBi) beside what pe-viz measures for the current d and L.
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "pe/method_comparison.hpp"
+#include "views/view.hpp"
+
+namespace app {
+
+// Defined in export/comparison_data.cpp: the view and its CSV measure the same inputs.
+pe::MethodComparisonParams comparison_params(const AppState& s);
+
+namespace {
+
+constexpr const char* kNames[4] = {"sinusoidal", "learned", "RoPE", "ALiBi"};
+
+// What the seeds' tables say, per method (an em dash where a seed has no entry).
+struct Claim {
+  const char* property;
+  const char* seeds[4];
+};
+constexpr Claim kClaims[] = {
+    {"Trainable parameters",
+     {"004: None (fixed)", "004: max_len × d_model", "004: None (fixed)\n002: No extra params", "001: No learned params"}},
+    {"Memory",
+     {"004: Low (cache)\n002 (fixed PE): Extra parameters", "004: High", "004: Low (cache)", "—"}},
+    {"Relative position",
+     {"004: Implicit\n001: Weaker at relative positions", "004: Absolute only", "004: Explicit in QK^T\n001: Perfect relative positions",
+      "001: Adds a bias based on distance"}},
+    {"Past the training length",
+     {"004: Excellent extrapolation\n001: Works for any length\n002 (fixed PE): Poor", "004: Poor\n001: Can't handle longer sequences",
+      "004: Excellent extrapolation\n001: any length\n002: Good", "—"}},
+    {"Computation", {"004: Low", "004: Low", "004: Medium", "001: Very fast"}},
+};
+
+std::string with_commas(long long v) {
+  std::string digits = std::to_string(v < 0 ? -v : v), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+struct Cell {
+  std::string text;
+  bool contradicts = false;  // the measurement contradicts a seed's claim in this cell
+};
+
+// Measured text per property (rows of kClaims) and method.
+std::array<std::array<Cell, 4>, 5> measured_cells(const std::array<pe::MethodMeasurement, 4>& r, const pe::MethodComparisonParams& p) {
+  std::array<std::array<Cell, 4>, 5> c;
+  const std::string Ld = with_commas(p.max_len) + " × " + with_commas(p.dim);
+  c[0][0] = {"0"};
+  c[0][1] = {Ld + " = " + with_commas(r[1].trainable_parameters)};
+  c[0][2] = {"0"};
+  c[0][3] = {"0"};
+  // Seed 002 gives fixed (sinusoidal) PE "extra parameters": it has none.
+  c[1][0] = {with_commas(r[0].cached_values) + " values cached (L × d), 0 trained; 002's \"extra parameters\" is wrong", true};
+  c[1][1] = {with_commas(r[1].trainable_parameters) + " values, all trained (plus their gradients and optimizer state)"};
+  c[1][2] = {with_commas(r[2].cached_values) + " values cached (cos and sin, L × d/2 each), 0 trained: as many as learned's"};
+  c[1][3] = {with_commas(r[3].cached_values) + " slopes (one per head); the bias is computed on the fly"};
+  for (int m = 0; m < 4; ++m) {
+    const auto& x = r[std::size_t(m)];
+    std::string t = "|s(m, m+Δ) − s(0, Δ)| up to " +
+                    (x.relative_deviation == 0 ? std::string("0 (exactly)") : fmt("%.2g", x.relative_deviation)) +
+                    fmt(" (scores ~%.2g): ", x.score_rms);
+    if (x.is_relative) {
+      t += m == 2 ? "relative (rounding only)" : "relative";
+    } else {
+      t += m == 0 ? "NOT relative: content × position cross terms" : "NOT relative: one row per absolute position";
+    }
+    c[2][std::size_t(m)] = {t};
+  }
+  for (int m : {0, 2}) {
+    const auto& x = r[std::size_t(m)];
+    const bool unseen = x.pairs_with_unseen > 0;
+    c[3][std::size_t(m)] = {"defined, but " + fmt("%.1f%%", 100 * x.unseen_angle_fraction) + " of the angles at 2L are unseen in training (" +
+                                std::to_string(x.pairs_with_unseen) + " of " + std::to_string(x.pairs) + " pairs)" +
+                                (m == 2 && unseen ? ": not \"excellent\" (SEED-ERRATA 5)" : unseen ? ": not \"excellent\"" : ""),
+                            unseen};
+  }
+  c[3][1] = {"no embedding exists: " + r[1].past_training_error};
+  c[3][3] = {"defined and linear: bias reaches " + fmt("%.4g", r[3].bias_at_double) + " at distance 2L − 1 (" +
+             fmt("%.4g", r[3].bias_at_training_end) + " in training): unseen distances, but no new numbers"};
+  c[4][0] = {with_commas(r[0].flops_per_token) + " additions per token (d)"};
+  c[4][1] = {with_commas(r[1].flops_per_token) + " additions per token (d)"};
+  c[4][2] = {with_commas(r[2].flops_per_token) + " flops per token (3 per dim, for q and k)"};
+  c[4][3] = {with_commas(r[3].flops_per_token) + " flops per query at length L (2 per key)"};
+  return c;
+}
+
+// Horizontal bars (names and values stay readable however narrow the chart is), each
+// labelled "method: value" above its bar; linear axis, as seed 004's plot.
+void parameter_bars(const std::array<pe::MethodMeasurement, 4>& r, const pe::MethodComparisonParams& p, ImVec2 size) {
+  double top = 1;
+  for (const auto& x : r) top = std::max(top, double(x.trainable_parameters));
+  const std::string x_label = "parameters (max_len = " + with_commas(p.max_len) + ", d = " + with_commas(p.dim) + ")";
+  if (!plot::begin_plot("##comparison-params", size, {.title = "Trainable parameters", .legend = false, .crosshair = false})) return;
+  plot::setup_axes({.label = x_label.c_str(), .min = 0, .max = top * 1.08, .lock = true},
+                   {.label = "", .min = -0.75, .max = 3.6, .lock = true, .invert = true, .format = " "});
+  for (int m = 0; m < 4; ++m) {
+    const double v = double(r[std::size_t(m)].trainable_parameters);
+    const double xs[2] = {0, v}, lo[2] = {m + 0.5, m + 0.5}, hi[2] = {m + 0.05, m + 0.05};  // y grows downwards: lo is the lower edge on screen
+    if (v > 0) plot::plot_shaded(kNames[m], xs, lo, hi, {.color = plot::series_color(m), .in_legend = false});
+    const std::string label = std::string(kNames[m]) + ": " + with_commas(r[std::size_t(m)].trainable_parameters);
+    plot::plot_text(0, m - 0.1, label.c_str(), 0, {4, -ImGui::GetTextLineHeight() / plot::pixel_scale()});
+  }
+  plot::end_plot();
+}
+
+}  // namespace
+
+void draw_comparison_view(ViewContext& ctx) {
+  const AppState& s = ctx.state;
+  if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
+  static std::string key;
+  static std::array<pe::MethodMeasurement, 4> result;
+  static std::array<std::array<Cell, 4>, 5> cells;
+  static std::string error;
+  static pe::MethodComparisonParams params;
+  params = comparison_params(s);
+  char key_buf[160];
+  std::snprintf(key_buf, sizeof key_buf, "%lld|%lld|%.17g|%lld|%.17g|%llu", params.dim, params.max_len, params.theta, params.heads,
+                params.alibi_slope, static_cast<unsigned long long>(params.seed));
+  if (key != key_buf) {
+    key = key_buf;
+    try {
+      result = pe::compare_methods(params);
+      cells = measured_cells(result, params);
+      error.clear();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  if (!error.empty()) {
+    ImGui::TextColored({1, 0.45f, 0.4f, 1}, "Cannot measure: %s", error.c_str());
+    return;
+  }
+  ImGui::TextWrapped("Measured for d = head_dim = %lld, training length L = learned_max_len = %lld (set both in the panel), θ = %g, "
+                     "ALiBi head %lld of %lld (slope %g). Each \"seeds say\" row quotes the seeds' tables (000-004); the "
+                     "\"measured\" row below it is computed now.",
+                     params.dim, params.max_len, params.theta, std::clamp<long long>(s.head, 1, s.heads), s.heads, params.alibi_slope);
+
+  // Narrow (UI scale 2, small windows): the chart goes under the table; the view scrolls.
+  const bool narrow = ctx.size.x < 60 * ImGui::GetFontSize();
+  const float chart_w = narrow ? std::min(ImGui::GetContentRegionAvail().x, 34 * ImGui::GetFontSize())
+                               : std::min(ctx.size.x * 0.28f, 26 * ImGui::GetFontSize());
+  const float chart_h = std::max(14 * ImGui::GetTextLineHeightWithSpacing() * 0.75f, chart_w * 0.8f);
+  const ImVec4 bad(0.85f, 0.25f, 0.2f, 0.22f);
+  ImGui::BeginChild("##comparison-scroll", {0, 0}, false, ctx.exporting ? ImGuiWindowFlags_NoScrollbar : 0);
+  const float table_w = narrow ? ImGui::GetContentRegionAvail().x
+                               : ImGui::GetContentRegionAvail().x - chart_w - ImGui::GetStyle().ItemSpacing.x;
+  ImGui::BeginGroup();
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
+  if (ImGui::BeginTable("##comparison", 6, flags, {table_w, 0})) {
+    float property_w = 0;  // the longest single word of a property name: names wrap between words
+    for (const char* w : {"Computation", "parameters", "position", "training"}) property_w = std::max(property_w, ImGui::CalcTextSize(w).x);
+    ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthFixed, property_w);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("measured").x);
+    for (const char* n : kNames) ImGui::TableSetupColumn(n, ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    for (std::size_t row = 0; row < std::size(kClaims); ++row) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextWrapped("%s", kClaims[row].property);
+      ImGui::TableSetColumnIndex(1);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+      ImGui::TextWrapped("seeds say");
+      for (int m = 0; m < 4; ++m) {
+        ImGui::TableSetColumnIndex(m + 2);
+        ImGui::TextWrapped("%s", kClaims[row].seeds[m]);
+      }
+      ImGui::PopStyleColor();
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextWrapped("measured");
+      for (int m = 0; m < 4; ++m) {
+        ImGui::TableSetColumnIndex(m + 2);
+        const Cell& c = cells[row][std::size_t(m)];
+        if (c.contradicts) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, ImGui::GetColorU32(bad));
+        ImGui::TextWrapped("%s", c.text.c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+  ImGui::EndGroup();
+  if (!narrow) ImGui::SameLine();
+  ImGui::BeginGroup();
+  parameter_bars(result, params, {chart_w, chart_h});
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + chart_w);
+  ImGui::TextWrapped("Seed 004's own example: 512 × 768 = %s learned parameters; sinusoidal, RoPE and ALiBi have none.",
+                     with_commas(512LL * 768).c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  const std::string note =
+      "Red cells: the measurement contradicts a seed. Relative check: random content vectors x, x' at positions m and m+Δ "
+      "(additive methods add the position vector; RoPE rotates; ALiBi adds −slope·|Δ|), max over " + std::to_string(params.trials) +
+      " random (x, x', m, Δ) with m + Δ < " + std::to_string(result[0].positions_checked) + ". "
+      "\"Unseen\" angles: past L the slow pairs reach rotation angles training never produced (extrapolation view), which is "
+      "why plain RoPE and sinusoidal do not extrapolate well and why PI / NTK / YaRN / Llama 3 scaling exist.";
+  teaching_note(note.c_str());
+  ImGui::EndChild();
+}
+
+}  // namespace app
