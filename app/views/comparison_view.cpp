@@ -27,22 +27,23 @@ struct Claim {
 };
 constexpr Claim kClaims[] = {
     {"Trainable parameters",
-     {"004: None (fixed)", "004: max_len × d_model", "004: None (fixed)\n002: No extra params", "001: No learned params"}},
+     {"seed 004: None (fixed)", "seed 004: max_len × d_model", "seed 004: None (fixed)\nseed 002: No extra params", "seed 001: No learned params"}},
     {"Memory",
-     {"004: Low (cache)\n002 (fixed PE): Extra parameters", "004: High", "004: Low (cache)", "—"}},
+     {"seed 004: Low (cache)\nseed 002 (fixed PE): Extra parameters", "seed 004: High", "seed 004: Low (cache)", "—"}},
     {"Relative position",
-     {"004: Implicit\n001: Weaker at relative positions", "004: Absolute only", "004: Explicit in QK^T\n001: Perfect relative positions",
-      "001: Adds a bias based on distance"}},
+     {"seed 004: Implicit\nseed 001: Weaker at relative positions", "seed 004: Absolute only", "seed 004: Explicit in QK^T\nseed 001: Perfect relative positions",
+      "seed 001: Adds a bias to attention scores based on distance"}},
     {"Past the training length",
-     {"004: Excellent extrapolation\n001: Works for any length\n002 (fixed PE): Poor", "004: Poor\n001: Can't handle longer sequences",
-      "004: Excellent extrapolation\n001: any length\n002: Good", "—"}},
-    {"Computation", {"004: Low", "004: Low", "004: Medium", "001: Very fast"}},
+     {"seed 004: Excellent extrapolation\nseed 001: Works for any length\nseed 002 (fixed PE): Poor", "seed 004: Poor\nseed 001: Can't handle sequences longer than training",
+      "seed 004: Excellent extrapolation\nseed 001: any length\nseed 002: Good", "—"}},
+    {"Computation", {"seed 004: Low", "seed 004: Low", "seed 004: Medium", "seed 001: Very fast"}},
 };
 
 std::string with_commas(long long v) {
   std::string digits = std::to_string(v < 0 ? -v : v), out;
   for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    // Thin space (SI style): ImGui's word wrap breaks lines after a comma, splitting "4,096".
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += "\u2009";
     out += digits[i];
   }
   return v < 0 ? "-" + out : out;
@@ -74,9 +75,10 @@ std::array<std::array<Cell, 4>, 5> measured_cells(const std::array<pe::MethodMea
   c[1][3] = {with_commas(r[3].cached_values) + " slopes (one per head); the bias is computed on the fly"};
   for (int m = 0; m < 4; ++m) {
     const auto& x = r[std::size_t(m)];
-    std::string t = "|s(m, m+Δ) − s(0, Δ)| up to " +
+    // Numbers start their own line: ImGui's wrap would split "0.097" after the point.
+    std::string t = "|s(m, m+Δ) − s(0, Δ)| up to\n" +
                     (x.relative_deviation == 0 ? std::string("0 (exactly)") : fmt("%.2g", x.relative_deviation)) +
-                    fmt(" (scores ~%.2g): ", x.score_rms);
+                    fmt(" (scores ~%.2g):\n", x.score_rms);
     if (x.is_relative) {
       t += m == 2 ? "relative (rounding only)" : "relative";
     } else {
@@ -87,7 +89,9 @@ std::array<std::array<Cell, 4>, 5> measured_cells(const std::array<pe::MethodMea
   for (int m : {0, 2}) {
     const auto& x = r[std::size_t(m)];
     const bool unseen = x.pairs_with_unseen > 0;
-    c[3][std::size_t(m)] = {"defined, but " + fmt("%.1f%%", 100 * x.unseen_angle_fraction) + " of the angles at 2L are unseen in training (" +
+    c[3][std::size_t(m)] = {"defined, but positions " + with_commas(p.max_len) + " … " + with_commas(2 * p.max_len - 1) +
+                                " were never trained on, and\n" + fmt("%.1f%%", 100 * x.unseen_angle_fraction) +
+                                " of the angles at 2L are unseen in training (" +
                                 std::to_string(x.pairs_with_unseen) + " of " + std::to_string(x.pairs) + " pairs)" +
                                 (m == 2 && unseen ? ": not \"excellent\" (SEED-ERRATA 5)" : unseen ? ": not \"excellent\"" : ""),
                             unseen};
