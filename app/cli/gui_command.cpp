@@ -97,6 +97,7 @@ int run_gui(AppState state, const GuiOptions& options) {
       frame_options.status = &status;
       const FileActions actions = session.frame(glfwGetTime(), frame_options);
       session.window().swap();
+      if (actions.toggle_fullscreen) session.window().toggle_fullscreen();
       load_dropped_files(session.state(), g_dropped, status, glfwGetTime());
       g_dropped.clear();
       if (!actions.export_all.empty() && !deck.active()) deck.start(actions.export_all);

@@ -1,4 +1,5 @@
 #include "export/view_data.hpp"
+#include "export/teaching_data.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -174,6 +175,16 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
       if (i < b.inv_freq.size()) out << g(2 * std::numbers::pi / b.inv_freq[i]);
       out << "\n";
     }
+  } else if (view == "walkthrough") {
+    out << walkthrough_csv(s);
+  } else if (view == "conventions") {
+    out << conventions_csv(s, d);
+  } else if (view == "theta-lesson") {
+    out << theta_lesson_csv(s);
+  } else if (view == "permutation") {
+    out << permutation_csv(s);
+  } else if (view == "comparison") {
+    out << comparison_csv(s, d);
   } else {
     throw pe::InvalidArgument("view", view, "a view with data (see pe-viz --list-views)");
   }

@@ -43,6 +43,8 @@ const unsigned short* math_glyph_ranges() {
   static const ImWchar ranges[] = {
       0x0020, 0x00FF,  // Basic Latin + Latin-1 (· × ± ²)
       0x0370, 0x03FF,  // Greek (θ Δ π λ α β)
+      0x1D00, 0x1DBF,  // Phonetic extensions: modifier letters (ᵀ in Qᵀ, ᵢ)
+      0x2100, 0x214F,  // Letterlike symbols (ℝ)
       0x2000, 0x206F,  // General punctuation (– — ‖ …)
       0x2070, 0x209F,  // Super/subscripts
       0x2190, 0x21FF,  // Arrows
@@ -169,6 +171,21 @@ void Window::set_render_scale(float scale) {
   ui_scale_ = scale;
   rebuild_fonts(16.0f * scale);
   apply_style(dark_, scale);
+}
+
+bool Window::fullscreen() const { return glfwGetWindowMonitor(window_) != nullptr; }
+
+void Window::toggle_fullscreen() {
+  if (fullscreen()) {
+    glfwSetWindowMonitor(window_, nullptr, windowed_[0], windowed_[1], windowed_[2], windowed_[3], GLFW_DONT_CARE);
+    return;
+  }
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+  if (!mode) return;  // no monitor (Xvfb without RandR): stay windowed
+  glfwGetWindowPos(window_, &windowed_[0], &windowed_[1]);
+  glfwGetWindowSize(window_, &windowed_[2], &windowed_[3]);
+  glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
 }
 
 void Window::set_dark_theme(bool dark) {

@@ -43,6 +43,9 @@ class Window {
   float ui_scale() const { return ui_scale_; }
   bool has_unicode_font() const { return unicode_font_; }
   void set_dark_theme(bool dark);
+  // F11: the primary monitor at its current video mode, and back to the previous window.
+  void toggle_fullscreen();
+  bool fullscreen() const;
 
  private:
   void rebuild_fonts(float pixel_size);
@@ -51,6 +54,7 @@ class Window {
   bool unicode_font_ = false;
   bool dark_ = true;
   std::string ini_path_;
+  int windowed_[4] = {0, 0, 0, 0};  // x, y, width, height before fullscreen
 };
 
 // Glyph ranges covering Latin-1, Greek and the math symbols the views use (θ Δ π · ≤ ‖ √ ∞ ⟨ ⟩ …).

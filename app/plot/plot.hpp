@@ -165,5 +165,9 @@ void clear_state();
 // Scale applied to line widths, fonts-independent sizes (UI scale × export scale).
 void set_pixel_scale(float scale);
 float pixel_scale();
+// Multiplier for data lines only (axes and grid keep their weight): thick lines carry to
+// the back of a lecture hall.
+void set_line_scale(float scale);
+float line_scale();
 
 }  // namespace plot

@@ -281,9 +281,17 @@ void draw_axes(CurrentPlot& c) {
     draw_vertical_text(d, ImVec2(c.frame.Min.x + em() * 0.5f + em() * 0.5f, c.rect.GetCenter().y), c.y_label, t.text);
   if (!c.title.empty()) {
     ImFont* font = ImGui::GetFont();
-    const float size = em() * 1.15f;
-    const ImVec2 ts = font->CalcTextSizeA(size, FLT_MAX, 0.0f, c.title.c_str());
-    const float x = std::max(c.frame.Min.x, c.rect.GetCenter().x - ts.x * 0.5f);
+    // A title wider than its plot's visible part (small panels at projector scales)
+    // shrinks to fit rather than running into a neighbour or off the window.
+    const float left = std::max(c.frame.Min.x, d->GetClipRectMin().x);
+    const float right = std::min(c.frame.Max.x, d->GetClipRectMax().x);
+    float size = em() * 1.15f;
+    ImVec2 ts = font->CalcTextSizeA(size, FLT_MAX, 0.0f, c.title.c_str());
+    if (ts.x > right - left && ts.x > 0) {
+      size = std::max(em() * 0.6f, size * (right - left) / ts.x);
+      ts = font->CalcTextSizeA(size, FLT_MAX, 0.0f, c.title.c_str());
+    }
+    const float x = std::max(left, std::min(right - ts.x, (left + right) * 0.5f - ts.x * 0.5f));
     d->AddText(font, size, ImVec2(x, c.frame.Min.y + em() * 0.4f), t.text, c.title.c_str());
   }
 }
@@ -293,19 +301,29 @@ void draw_legend(CurrentPlot& c) {
   const Theme t = theme();
   ImDrawList* d = c.draw;
   const float row = em() * 1.3f, swatch = em() * 1.6f, pad = em() * 0.45f;
-  float text_w = 0.0f;
-  for (const auto& e : c.legend) text_w = std::max(text_w, text_size(e.label).x);
-  const ImVec2 size(pad * 2 + swatch + em() * 0.4f + text_w, pad * 2 + row * c.legend.size() - (row - em()));
+  // Entries that fit the plot's height; the rest are summarised in a "+N more" row (small
+  // panels at projector scales), and no legend at all when not even that fits.
+  const std::size_t fits = std::size_t(std::max(0.0f, (c.rect.GetHeight() - em() - pad * 2 + (row - em())) / row));
+  if (fits == 0) return;
+  const bool overflow = c.legend.size() > fits;
+  const std::size_t shown = overflow ? fits - 1 : c.legend.size();
+  const std::string more = "+" + std::to_string(c.legend.size() - shown) + " more";
+  float text_w = overflow ? text_size(more).x : 0.0f;
+  for (std::size_t i = 0; i < shown; ++i) text_w = std::max(text_w, text_size(c.legend[i].label).x);
+  const std::size_t rows = shown + (overflow ? 1 : 0);
+  const ImVec2 size(pad * 2 + swatch + em() * 0.4f + text_w, pad * 2 + row * rows - (row - em()));
+  if (size.x > c.rect.GetWidth() - em()) return;
   const ImVec2 max(c.rect.Max.x - em() * 0.5f, c.rect.Min.y + em() * 0.5f + size.y);
   const ImVec2 min(max.x - size.x, c.rect.Min.y + em() * 0.5f);
   d->AddRectFilled(min, max, t.legend_bg, em() * 0.2f);
   d->AddRect(min, max, t.grid, em() * 0.2f, 0, stroke(1.0f));
-  for (size_t i = 0; i < c.legend.size(); ++i) {
+  if (overflow) d->AddText(ImVec2(min.x + pad + swatch + em() * 0.4f, min.y + pad + row * shown), t.text_dim, more.c_str());
+  for (size_t i = 0; i < shown; ++i) {
     const auto& e = c.legend[i];
     const float y = min.y + pad + row * i;
     const float cy = y + em() * 0.5f;
     if (e.line)
-      d->AddLine(ImVec2(min.x + pad, cy), ImVec2(min.x + pad + swatch, cy), e.color, stroke(2.5f));
+      d->AddLine(ImVec2(min.x + pad, cy), ImVec2(min.x + pad + swatch, cy), e.color, data_stroke(2.5f));
     else
       d->AddRectFilled(ImVec2(min.x + pad + swatch * 0.2f, cy - em() * 0.35f),
                        ImVec2(min.x + pad + swatch * 0.8f, cy + em() * 0.35f), e.color);

@@ -63,7 +63,7 @@ void draw_path(const CurrentPlot& c, std::span<const double> xs, std::span<const
   const size_t n = std::min(xs.size(), ys.size());
   std::vector<ImVec2> pts;
   pts.reserve(std::min<size_t>(n, 1 << 16));
-  const float thickness = stroke(style.thickness);
+  const float thickness = data_stroke(style.thickness);
   for (size_t i = 0; i < n; ++i) {
     const bool bad = !std::isfinite(xs[i]) || !std::isfinite(ys[i]) ||
                      (c.x_spec.scale == Scale::Log && xs[i] <= 0) || (c.y_spec.scale == Scale::Log && ys[i] <= 0);
@@ -137,7 +137,7 @@ void plot_series(const char* label, std::span<const double> xs, std::span<const 
   {
     ClipScope clip(c);
     if (line) draw_path(c, xs, ys, color, style);
-    if (markers) draw_markers(c, xs, ys, color, stroke(style.thickness) * marker_scale);
+    if (markers) draw_markers(c, xs, ys, color, data_stroke(style.thickness) * marker_scale);
   }
   if (style.in_legend) add_legend_entry(label, color, line);
   hover_series_value(c, label, xs, ys, color);
@@ -219,7 +219,7 @@ void plot_vline(const char* label, double x, const LineStyle& style) {
   const float px = x_to_px(x);
   if (px < c.rect.Min.x - 1.0f || px > c.rect.Max.x + 1.0f) return;
   ClipScope clip(c);
-  emit_polyline(c.draw, {ImVec2(px, c.rect.Min.y), ImVec2(px, c.rect.Max.y)}, color, stroke(style.thickness),
+  emit_polyline(c.draw, {ImVec2(px, c.rect.Min.y), ImVec2(px, c.rect.Max.y)}, color, data_stroke(style.thickness),
                 style.dashed);
   const std::string text = display_label(label);
   if (!text.empty()) {
@@ -239,7 +239,7 @@ void plot_hline(const char* label, double y, const LineStyle& style) {
   const float py = y_to_px(y);
   if (py < c.rect.Min.y - 1.0f || py > c.rect.Max.y + 1.0f) return;
   ClipScope clip(c);
-  emit_polyline(c.draw, {ImVec2(c.rect.Min.x, py), ImVec2(c.rect.Max.x, py)}, color, stroke(style.thickness),
+  emit_polyline(c.draw, {ImVec2(c.rect.Min.x, py), ImVec2(c.rect.Max.x, py)}, color, data_stroke(style.thickness),
                 style.dashed);
   const std::string text = display_label(label);
   if (!text.empty()) {
@@ -278,7 +278,7 @@ void plot_arrow(double x0, double y0, double x1, double y1, ImU32 color, float t
   CurrentPlot& c = current();
   fit_x(x0), fit_x(x1), fit_y(y0), fit_y(y1);
   const ImVec2 a(x_to_px(x0), y_to_px(y0)), b(x_to_px(x1), y_to_px(y1));
-  const float w = stroke(thickness);
+  const float w = data_stroke(thickness);
   const float len = std::hypot(b.x - a.x, b.y - a.y);
   if (len < 0.5f) return;
   const ImVec2 dir((b.x - a.x) / len, (b.y - a.y) / len), normal(-dir.y, dir.x);

@@ -17,6 +17,7 @@ std::unordered_map<ImGuiID, PlotState>& states() {
 namespace {
 
 float g_pixel_scale = 1.0f;
+float g_line_scale = 1.0f;
 
 }  // namespace
 
@@ -120,6 +121,7 @@ Theme theme() {
 
 float em() { return ImGui::GetFontSize(); }
 float stroke(float points) { return std::max(0.5f, points * g_pixel_scale); }
+float data_stroke(float points) { return stroke(points * g_line_scale); }
 
 std::string display_label(const char* label) {
   if (label == nullptr) return {};
@@ -149,6 +151,8 @@ void clear_state() { detail::states().clear(); }
 
 void set_pixel_scale(float scale) { detail::g_pixel_scale = std::max(0.1f, scale); }
 float pixel_scale() { return detail::g_pixel_scale; }
+void set_line_scale(float scale) { detail::g_line_scale = std::clamp(scale, 0.25f, 8.0f); }
+float line_scale() { return detail::g_line_scale; }
 
 ImU32 series_color(int k) {
   // Tableau 10 (2016 revision): distinguishable for common colour-vision deficiencies

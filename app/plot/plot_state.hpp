@@ -100,6 +100,7 @@ Theme theme();
 // pixel_scale() (UI scale × export scale).
 float em();                 // current font size
 float stroke(float points); // line width in pixels
+float data_stroke(float points);  // a data series' line: stroke() × the line-width setting
 
 // Series label without the "##id" suffix; empty for hidden ("##...") labels.
 std::string display_label(const char* label);

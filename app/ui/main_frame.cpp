@@ -2,13 +2,16 @@
 
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include <GLFW/glfw3.h>
 
 #include "plot/plot.hpp"
+#include "ui/formula_strip.hpp"
 #include "ui/gui_stack_guard.hpp"
 #include "ui/parameter_panel.hpp"
+#include "ui/shortcuts.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -16,10 +19,14 @@ namespace {
 
 // A view that throws (a core error no validation foresaw) shows the message in place of
 // its plots; the frame, the other views and the session carry on.
-void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, double time, bool exporting) {
+// With `formula`, the view's formula with the current numbers sits in a strip below it.
+void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, double time, bool exporting,
+               bool formula = false) {
   ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float strip = formula && state.show_formula ? formula_strip_height(state, derived, view.name, avail.x) : 0.0f;
+  avail.y = std::max(1.0f, avail.y - strip);
   ViewContext ctx{state, derived, avail, time, exporting};
-  ImGui::BeginChild(view.name, {0, 0}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::BeginChild(view.name, {0, avail.y}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   const GuiStackSnapshot snapshot;
   try {
     view.draw(ctx);
@@ -44,6 +51,7 @@ void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, do
     ImGui::PopStyleColor();
   }
   ImGui::EndChild();
+  if (strip > 0) draw_formula_strip(state, derived, view.name);
 }
 
 // Four views at once, each chosen from a combo above it (for a slide that compares
@@ -70,12 +78,71 @@ void draw_view_grid(AppState& state, const Derived& derived, double time) {
   }
 }
 
+// Two rows of tabs: groups (Absolute, RoPE, ...), then the views of the selected group —
+// eighteen views in one row would scroll the later ones out of sight, worst at 2×.
+// The tab the user clicked wins, except in frames where the state names another view
+// (changed from the CLI, a session or a shortcut): then its tabs are selected
+// programmatically, which ImGui applies a frame later.
+void draw_view_tabs(AppState& state, const Derived& derived, double time, bool exporting) {
+  static std::string last_selected;
+  static std::map<std::string, std::string> group_view;  // last view shown per group
+  const bool pending = state.view != last_selected;
+  const ViewInfo* current = find_view(state.view);
+  if (!current) current = &all_views()[0];
+  if (!ImGui::BeginTabBar("##group-tabs")) return;
+  for (const char* group : view_groups()) {
+    const bool force_group = pending && std::string(current->group) == group;
+    const bool open = ImGui::BeginTabItem(group, nullptr, force_group ? ImGuiTabItemFlags_SetSelected : 0);
+    if (ImGui::IsItemHovered()) {
+      std::string names;
+      for (const ViewInfo& v : all_views())
+        if (std::string(v.group) == group) names += std::string(names.empty() ? "" : ", ") + v.title;
+      ImGui::SetTooltip("%s: %s", group, names.c_str());
+    }
+    if (!open) continue;
+    bool force_view = pending;
+    if (!pending && std::string(current->group) != group) {  // the user clicked another group
+      const auto it = group_view.find(group);
+      for (const ViewInfo& v : all_views())
+        if (std::string(v.group) == group && (it == group_view.end() || it->second == v.name)) {
+          state.view = v.name;
+          break;
+        }
+      force_view = true;
+    }
+    ImGui::PushID(group);
+    if (ImGui::BeginTabBar("##view-tabs", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
+      for (const ViewInfo& v : all_views()) {
+        if (std::string(v.group) != group) continue;
+        const bool force = force_view && state.view == v.name;
+        if (ImGui::BeginTabItem(v.title, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) {
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s  (--view %s)", v.summary, v.name);
+          if (!force_view) state.view = v.name;
+          if (state.view == v.name) {
+            last_selected = v.name;
+            group_view[group] = v.name;
+            draw_view(v, state, derived, time, exporting, true);
+          }
+          ImGui::EndTabItem();
+        } else if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip("%s  (--view %s)", v.summary, v.name);
+        }
+      }
+      ImGui::EndTabBar();
+    }
+    ImGui::PopID();
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
+}
+
 }  // namespace
 
 FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double time_seconds,
                             const FrameOptions& options) {
   FileActions actions;
   update_derived(state, derived);
+  plot::set_line_scale(state.line_width);
   const std::string state_error = validate_state(state);
 
   ImGui::SetNextWindowPos({0, 0});
@@ -97,12 +164,35 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     if (ImGui::BeginMenu("View")) {
       ImGui::MenuItem("Parameter panel", "F2", &state.show_panel);
       ImGui::MenuItem("Grid of four views", "F3", &state.grid);
-      ImGui::MenuItem("Dark theme", nullptr, &state.dark_theme);
+      ImGui::MenuItem("Formula strip", "F4", &state.show_formula);
+      if (ImGui::MenuItem("Fullscreen", "F11")) actions.toggle_fullscreen = true;
+      ImGui::Separator();
+      ImGui::MenuItem("Dark theme", "T", &state.dark_theme);
+      if (ImGui::BeginMenu("Projector")) {
+        // One click to what a lecture hall needs; each part stays adjustable on its own.
+        if (ImGui::MenuItem("Projector preset (2×, light, thick lines, cividis)")) {
+          state.ui_scale = 2.0f;
+          state.dark_theme = false;
+          state.line_width = 3.0f;
+          state.colormap = ColormapChoice::Cividis;
+          state.show_formula = true;
+        }
+        if (ImGui::MenuItem("Desk preset (1×, dark, thin lines, RdBu)")) {
+          state.ui_scale = 1.0f;
+          state.dark_theme = true;
+          state.line_width = 1.0f;
+          state.colormap = ColormapChoice::RdBu;
+        }
+        ImGui::EndMenu();
+      }
       if (ImGui::MenuItem("Reset zoom of all plots")) plot::clear_state();
       ImGui::EndMenu();
     }
-    if (ImGui::IsKeyPressed(GLFW_KEY_F2, false)) state.show_panel = !state.show_panel;
-    if (ImGui::IsKeyPressed(GLFW_KEY_F3, false)) state.grid = !state.grid;
+    if (ImGui::BeginMenu("Help")) {
+      ImGui::MenuItem("Keyboard shortcuts", "F1", &state.show_help);
+      ImGui::EndMenu();
+    }
+    handle_shortcuts(state, actions);
     ImGui::SameLine(0, ImGui::GetFontSize() * 2);
     draw_status_line(*options.status, time_seconds);
     ImGui::EndMenuBar();
@@ -113,8 +203,11 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     const float panel_w = std::min(360.0f * ImGui::GetFontSize() / 16.0f, std::max(300.0f, display.x * 0.3f));
     ImGui::BeginChild("##parameters", {panel_w, 0}, true);
     ImGui::TextUnformatted("pe-viz");
-    ImGui::SameLine();
-    ImGui::TextDisabled("positional encodings, live");
+    const char* subtitle = "positional encodings, live";
+    if (ImGui::CalcTextSize("pe-viz  positional encodings, live").x < ImGui::GetContentRegionAvail().x) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("%s", subtitle);
+    }
     draw_parameter_panel(state, state_error);
     ImGui::EndChild();
     ImGui::SameLine();
@@ -126,32 +219,13 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   if (options.show_tabs && state.grid) {
     draw_view_grid(state, derived, time_seconds);
   } else if (options.show_tabs) {
-    // The tab the user clicked wins, except in frames where the state names another view
-    // (changed from the CLI or a session): then that tab is selected programmatically.
-    static std::string last_selected;
-    const bool pending = state.view != last_selected;
-    if (ImGui::BeginTabBar("##view-tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
-      for (const ViewInfo& v : all_views()) {
-        const bool force = pending && state.view == v.name;
-        if (ImGui::BeginTabItem(v.title, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) {
-          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s  (--view %s)", v.summary, v.name);
-          if (!pending) state.view = v.name;
-          if (state.view == v.name) {
-            last_selected = v.name;
-            draw_view(v, state, derived, time_seconds, options.exporting);
-          }
-          ImGui::EndTabItem();
-        } else if (ImGui::IsItemHovered()) {
-          ImGui::SetTooltip("%s  (--view %s)", v.summary, v.name);
-        }
-      }
-      ImGui::EndTabBar();
-    }
+    draw_view_tabs(state, derived, time_seconds, options.exporting);
   } else {
-    draw_view(*current, state, derived, time_seconds, options.exporting);
+    draw_view(*current, state, derived, time_seconds, options.exporting, true);
   }
   ImGui::EndChild();
   ImGui::End();
+  if (options.status) draw_help_overlay(state);
   return actions;
 }
 

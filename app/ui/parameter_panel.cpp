@@ -54,7 +54,10 @@ void preset_combo(AppState& s) {
 // Path field, recent files and a summary of what was read; errors keep the previous config.
 void draw_config_loader(AppState& s) {
   static std::string path;
-  ImGui::InputTextWithHint("##config-path", "path/to/config.json (or drop a file)", &path);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Load").x - 2 * style.FramePadding.x -
+                          style.ItemSpacing.x);
+  ImGui::InputTextWithHint("##config-path", "config.json path (or drop it)", &path);
   tip("A Hugging Face config.json: rope_theta, head_dim, partial_rotary_factor, max_position_embeddings and "
       "rope_scaling / rope_parameters are read. You can also drag and drop the file onto the window.");
   ImGui::SameLine();
@@ -84,21 +87,27 @@ void draw_config_loader(AppState& s) {
   }
   const pe::RopeConfig& r = s.rope;
   const std::string model = r.title.empty() ? r.name : r.title;
+  // Wrapped, not cut: at projector scales the panel is narrower than these lines.
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
   if (s.preset.empty() && s.recent_configs.empty())
-    ImGui::TextDisabled("custom parameters%s%s", model.empty() ? "" : ", based on ", model.c_str());
+    ImGui::TextWrapped("custom parameters%s%s", model.empty() ? "" : ", based on ", model.c_str());
   else
-    ImGui::TextDisabled("%s", model.empty() ? "custom parameters" : model.c_str());
-  ImGui::TextDisabled("θ = %.6g, head_dim = %lld, rotary dims = %lld", r.theta, r.head_dim, r.rotary_dim());
-  ImGui::TextDisabled("max_position_embeddings = %lld, L_orig = %lld", r.max_position_embeddings, r.original_max_position_embeddings());
+    ImGui::TextWrapped("%s", model.empty() ? "custom parameters" : model.c_str());
+  ImGui::TextWrapped("θ = %.6g, head_dim = %lld, rotary dims = %lld", r.theta, r.head_dim, r.rotary_dim());
+  ImGui::TextWrapped("max_position_embeddings = %lld, L_orig = %lld", r.max_position_embeddings, r.original_max_position_embeddings());
   if (r.scaling.type != pe::RopeType::Default)
-    ImGui::TextDisabled("scaling %s × %.4g (β %.3g/%.3g, freq factors %.3g/%.3g)", pe::to_string(r.scaling.type), r.scaling.factor,
-                        r.scaling.beta_fast, r.scaling.beta_slow, r.scaling.low_freq_factor, r.scaling.high_freq_factor);
+    ImGui::TextWrapped("scaling %s × %.4g (β %.3g/%.3g, freq factors %.3g/%.3g)", pe::to_string(r.scaling.type), r.scaling.factor,
+                       r.scaling.beta_fast, r.scaling.beta_slow, r.scaling.low_freq_factor, r.scaling.high_freq_factor);
+  ImGui::PopStyleColor();
   if (!r.source.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.source.c_str());
 }
 
 }  // namespace
 
 void draw_parameter_panel(AppState& s, const std::string& state_error) {
+  // Controls take what the longest label leaves, so labels are never cut at 2× or 3×.
+  const float label_w = ImGui::CalcTextSize("pairs (convention)").x + ImGui::GetStyle().ItemInnerSpacing.x;
+  ImGui::PushItemWidth(std::max(ImGui::GetFontSize() * 4.0f, ImGui::GetContentRegionAvail().x - label_w));
   preset_combo(s);
 
   section("Encoding");
@@ -202,6 +211,9 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
   tip("ui_scale: bigger fonts and controls for projectors (1× – 3×). Applied when you release the slider.");
   ImGui::Checkbox("dark theme", &s.dark_theme);
   tip("dark_theme: dark or light window colours (light reads better on some projectors).");
+  ImGui::SliderFloat("line width", &s.line_width, 1.0f, 4.0f, "%.1f×", ImGuiSliderFlags_AlwaysClamp);
+  tip("line_width: thickness of the plotted curves (axes and grid keep theirs); 2–3× carries to the back of a hall. "
+      "Key W cycles it.");
 
   if (!state_error.empty()) {
     ImGui::Spacing();
@@ -209,6 +221,7 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
     ImGui::TextWrapped("%s", state_error.c_str());
     ImGui::PopStyleColor();
   }
+  ImGui::PopItemWidth();
 }
 
 }  // namespace app

@@ -50,7 +50,9 @@ void draw_alibi_view(ViewContext& ctx) {
       if (std::isinf(v)) v = std::numeric_limits<float>::quiet_NaN();
     ++version;
   }
-  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const char* const note = "Far keys are penalised linearly; steep heads look locally, gentle heads far. Nothing is added to q or k, "
+                "so there is no table to run out of — but the penalty also means distant tokens are hard to attend to.";
+  const float note_h = teaching_note_height(note);
   const float h = ImGui::GetContentRegionAvail().y - note_h;
   const float left_w = ctx.size.x * 0.38f;
   std::vector<double> hx = index_axis(s.heads);  // heads are 1-based, as in the paper
@@ -90,8 +92,7 @@ void draw_alibi_view(ViewContext& ctx) {
   }
   ImGui::SameLine();
   plot::colorbar("bias", vmin, 0.0, plot::Colormap::Viridis, {bar_w, h});
-  teaching_note("Far keys are penalised linearly; steep heads look locally, gentle heads far. Nothing is added to q or k, "
-                "so there is no table to run out of — but the penalty also means distant tokens are hard to attend to.");
+  teaching_note(note);
 }
 
 }  // namespace app

@@ -2,52 +2,137 @@
 // position method, side by side.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
+#include <future>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "pe/analysis.hpp"
+#include "pe/errors.hpp"
 #include "views/view.hpp"
 
 namespace app {
 
 namespace {
 constexpr long long kMaxAttentionDim = 1024;
+
+struct Pattern {
+  pe::TableF values;
+  std::string error;
+};
+using Patterns = std::array<Pattern, kAttentionMethods.size()>;
+using Keys = std::array<std::string, kAttentionMethods.size()>;
+
+// Each method's inputs: θ moves only the sinusoidal and RoPE patterns, the ALiBi head only
+// ALiBi's; the d × d projections make each pattern cost ~0.2 s at d = 1024.
+Keys method_keys(const AppState& s, const Derived& derived, long long n) {
+  const std::string common = std::to_string(n) + "|" + std::to_string(s.rope.head_dim) + "|" + std::to_string(s.seed);
+  Keys keys;
+  for (std::size_t m = 0; m < keys.size(); ++m) {
+    std::string k = common;
+    switch (kAttentionMethods[m]) {
+      case pe::AttentionMethod::Sinusoidal: k += "|" + pe::format_double(s.rope.theta); break;
+      case pe::AttentionMethod::Rope: k += "|" + std::to_string(derived.version) + "|" + pe::to_string(s.rope.convention); break;
+      case pe::AttentionMethod::Alibi: k += "|" + std::to_string(s.heads) + "|" + std::to_string(s.head); break;
+      default: break;
+    }
+    keys[m] = std::move(k);
+  }
+  return keys;
+}
+
+// Computes the methods whose key is non-empty.
+Patterns compute_patterns(const pe::AttentionParams& params, const Keys& which) {
+  Patterns out;
+  for (std::size_t m = 0; m < out.size(); ++m) {
+    if (which[m].empty()) continue;
+    try {
+      out[m] = {pe::attention_pattern(kAttentionMethods[m], params), {}};
+    } catch (const std::exception& e) {
+      out[m] = {{}, e.what()};
+    }
+  }
+  return out;
+}
+
+// One cache per Derived (the main state and compare's B), so compare A/B does not
+// recompute both sides every frame. When an update is slow (large d), patterns are
+// recomputed on a worker thread while θ is dragged and the last ones stay on screen;
+// exports and shape changes wait for them.
+struct Slot {
+  Patterns patterns;
+  Keys keys;
+  unsigned long long version = 0;
+  std::future<Patterns> job;
+  Keys job_keys;
+  double compute_ms = 0;  // the last synchronous update's cost
+};
+
+Slot& slot_for(const Derived* derived) {
+  static std::map<const Derived*, Slot> slots;
+  auto it = slots.find(derived);
+  if (it != slots.end()) return it->second;
+  if (slots.size() >= 4) {  // sessions of tests come and go; keep the ones not busy
+    for (auto i = slots.begin(); i != slots.end();)
+      i = i->second.job.valid() ? std::next(i) : slots.erase(i);
+  }
+  return slots[derived];
+}
+
 }  // namespace
 
 void draw_attention_view(ViewContext& ctx) {
   const AppState& s = ctx.state;
   constexpr auto& kMethods = kAttentionMethods;
-  struct Pattern { pe::TableF values; std::string error; };
-  static std::array<Pattern, kMethods.size()> patterns;
-  static std::string key;
-  static unsigned long long version = 0;
   const long long n = std::clamp<long long>(s.length, 1, kAttentionLength);  // patterns are n² cells: keep them legible
   if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
   if (s.rope.head_dim > kMaxAttentionDim) {
     teaching_note("Attention patterns are drawn for d ≤ 1024 (the seeded d × d projections grow as d²); lower d to see them.");
     return;
   }
-  // Keyed on everything the patterns depend on: RoPE's (scaled) frequencies via the
-  // derived version, the convention, seed and ALiBi head.
-  const std::string new_key = std::to_string(n) + "|" + std::to_string(ctx.derived.version) + "|" +
-                              pe::to_string(s.rope.convention) + "|" + std::to_string(s.seed) + "|" +
-                              std::to_string(s.heads) + "|" + std::to_string(s.head);
-  if (new_key != key) {
-    key = new_key;
-    ++version;
-    const pe::AttentionParams params = attention_params(s, ctx.derived);
-    for (std::size_t m = 0; m < kMethods.size(); ++m) {
-      try {
-        patterns[m] = {pe::attention_pattern(kMethods[m], params), {}};
-      } catch (const std::exception& e) {
-        patterns[m] = {{}, e.what()};
+  Slot& slot = slot_for(&ctx.derived);
+  auto& patterns = slot.patterns;
+  const unsigned long long& version = slot.version;
+  auto apply = [&](Patterns&& fresh, const Keys& keys) {
+    for (std::size_t m = 0; m < kMethods.size(); ++m)
+      if (!keys[m].empty()) {
+        slot.patterns[m] = std::move(fresh[m]);
+        slot.keys[m] = keys[m];
       }
-    }
+    // Unique across slots: a heatmap texture is keyed by plot ID and re-uploaded on a new version.
+    static unsigned long long next_version = 0;
+    slot.version = ++next_version;
+  };
+  if (slot.job.valid() && (ctx.exporting || slot.job.wait_for(std::chrono::seconds(0)) == std::future_status::ready)) {
+    apply(slot.job.get(), slot.job_keys);
+  }
+  const Keys wanted = method_keys(s, ctx.derived, n);
+  Keys stale;
+  bool any = false, shape_changed = false;
+  for (std::size_t m = 0; m < kMethods.size(); ++m) {
+    if (slot.keys[m] == wanted[m]) continue;
+    stale[m] = wanted[m];
+    any = true;
+    const auto& v = slot.patterns[m].values;
+    shape_changed = shape_changed || slot.keys[m].empty() || (v.size() > 0 && v.rows() != n);
+  }
+  // Cheap updates (small d) stay synchronous, so a frame always shows its own state.
+  if (any && (ctx.exporting || shape_changed || slot.compute_ms < 20.0)) {
+    const auto start = std::chrono::steady_clock::now();
+    apply(compute_patterns(attention_params(s, ctx.derived), stale), stale);
+    slot.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  } else if (any && !slot.job.valid()) {
+    slot.job_keys = stale;
+    slot.job = std::async(std::launch::async, compute_patterns, attention_params(s, ctx.derived), stale);
   }
   // 3 × 2 grid: five patterns and a colour bar with each method's mean attention distance.
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const char* const note = "Same random tokens in every panel; only the position method differs. Rows sum to 1, the upper triangle is masked "
+                "(causal). ALiBi's bias makes attention local (see the mean distances). With unrelated random q and k, RoPE adds no "
+                "locality of its own: its decay appears only for aligned q and k (relative-score view).";
+  const float note_h = teaching_note_height(note);
   const float w = std::min((ctx.size.x - spacing * 2) / 3.0f, (ImGui::GetContentRegionAvail().y - note_h - spacing) / 2.0f);
   constexpr double kVmax = 0.25;  // most weights are small: a shared, clipped scale keeps panels comparable
   for (std::size_t m = 0; m < kMethods.size(); ++m) {
@@ -87,9 +172,7 @@ void draw_attention_view(ViewContext& ctx) {
   ImGui::BeginGroup();
   plot::colorbar("weight (clipped at 0.25)", 0.0, kVmax, plot::Colormap::Viridis, {0.0f, w});
   ImGui::EndGroup();
-  teaching_note("Same random tokens in every panel; only the position method differs. Rows sum to 1, the upper triangle is masked "
-                "(causal). ALiBi's bias makes attention local (see the mean distances). With unrelated random q and k, RoPE adds no "
-                "locality of its own: its decay appears only for aligned q and k (relative-score view).");
+  teaching_note(note);
 }
 
 }  // namespace app

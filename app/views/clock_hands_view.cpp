@@ -107,7 +107,9 @@ void draw_clock_hands_view(ViewContext& ctx) {
     const double x0 = x[d0], y0 = x[d1], x1 = rotated[d0], y1 = rotated[d1];
     const double radius = std::hypot(x0, y0);
     const double angle = double(s.position) * inv_freq[i];
-    const std::string title = "pair " + std::to_string(i) +
+    char degrees[32];
+    std::snprintf(degrees, sizeof degrees, " · %.1f°", degrees_mod_360(angle));
+    const std::string title = "pair " + std::to_string(i) + degrees +
                               (cell > 14.0f * ImGui::GetFontSize() ? " (dims " + std::to_string(d0) + "," + std::to_string(d1) + ")" : "");
     if (n % columns != 0) ImGui::SameLine();
     if (plot::begin_plot(("##hand" + std::to_string(i)).c_str(), {cell, cell},
@@ -123,31 +125,42 @@ void draw_clock_hands_view(ViewContext& ctx) {
       plot::plot_line("circle", cx, cy, {.color = IM_COL32(128, 128, 128, 110), .thickness = 1.0f, .in_legend = false});
       plot::plot_arrow(0, 0, x0, y0, IM_COL32(150, 150, 150, 150), 2.0f);
       plot::plot_arrow(0, 0, x1, y1, i == s.pair ? IM_COL32(240, 110, 40, 255) : IM_COL32(70, 140, 230, 255), 3.5f);
+      // Labels inside the small dial: the long form when it fits, else the bare number.
+      const float room = cell * 0.8f;
       char label[96];
       std::snprintf(label, sizeof label, "|pair| = %.3f", std::hypot(x1, y1));
-      plot::plot_text(-r * 0.95, r * 0.88, label);
+      if (ImGui::CalcTextSize(label).x > room) std::snprintf(label, sizeof label, "%.3f", std::hypot(x1, y1));
+      if (ImGui::CalcTextSize(label).x <= room) plot::plot_text(-r * 0.95, r * 0.88, label);
+      // The angle line sits at the dial's bottom edge: only in dials tall enough for it.
       std::snprintf(label, sizeof label, "%.1f°  (%.3g turns)", degrees_mod_360(angle), angle / (2 * std::numbers::pi));
-      plot::plot_text(-r * 0.95, -r * 0.88, label);
+      if (ImGui::CalcTextSize(label).x > room) std::snprintf(label, sizeof label, "%.1f°", degrees_mod_360(angle));
+      if (ImGui::CalcTextSize(label).x <= room && cell > 10.0f * ImGui::GetFontSize()) plot::plot_text(-r * 0.95, -r * 0.88, label);
       plot::end_plot();
     }
   }
 
   // Step-by-step numbers (seed 001's worked example is pairs 0 and 1 at d = 4, p = 1).
-  if (ImGui::BeginTable("##hand-numbers", 9, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    for (const char* h : {"pair i", "θ_i (rad/pos)", "angle p·θ_i (rad)", "angle (°)", "cos", "sin", "(x, y) at p = 0", "(x', y') at p", "|pair|"})
+  // All nine columns when they fit; at projector scales the six a student needs.
+  const bool full = ctx.size.x > 60.0f * ImGui::GetFontSize();
+  const int table_columns = full ? 9 : 6;
+  if (ImGui::BeginTable("##hand-numbers", table_columns, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    for (const char* h : {"pair i", "θ_i (rad/pos)", "angle p·θ_i (rad)", "angle (°)", "cos", "sin", "(x, y) at p = 0", "(x', y') at p", "|pair|"}) {
+      const std::string header = h;
+      if (!full && (header.starts_with("θ_i") || header.starts_with("angle p") || header.starts_with("(x, y)"))) continue;
       ImGui::TableSetupColumn(h);
+    }
     ImGui::TableHeadersRow();
     for (long long i : shown) {
       const auto [d0, d1] = pe::pair_dims(s.rope.convention, rotary_dim, i);
       const double angle = double(s.position) * inv_freq[i];
       ImGui::TableNextRow();
       ImGui::TableNextColumn(); ImGui::Text("%lld", i);
-      ImGui::TableNextColumn(); ImGui::Text("%.6g", inv_freq[i]);
-      ImGui::TableNextColumn(); ImGui::Text("%.6g", angle);
+      if (full) { ImGui::TableNextColumn(); ImGui::Text("%.6g", inv_freq[i]); }
+      if (full) { ImGui::TableNextColumn(); ImGui::Text("%.6g", angle); }
       ImGui::TableNextColumn(); ImGui::Text("%.3f", angle * 180.0 / std::numbers::pi);
       ImGui::TableNextColumn(); ImGui::Text("%.5f", std::cos(angle));
       ImGui::TableNextColumn(); ImGui::Text("%.5f", std::sin(angle));
-      ImGui::TableNextColumn(); ImGui::Text("(%.3f, %.3f)", x[d0], x[d1]);
+      if (full) { ImGui::TableNextColumn(); ImGui::Text("(%.3f, %.3f)", x[d0], x[d1]); }
       ImGui::TableNextColumn(); ImGui::Text("(%.5f, %.5f)", rotated[d0], rotated[d1]);
       ImGui::TableNextColumn(); ImGui::Text("%.5f", std::hypot(rotated[d0], rotated[d1]));
     }
@@ -155,7 +168,7 @@ void draw_clock_hands_view(ViewContext& ctx) {
   }
   if (rotary_dim == 4 && s.position == 1 && s.rope.theta == 10000.0 && v.size() == 4 && v[0] == 0.8 && v[1] == 0.3 &&
       v[2] == -0.5 && v[3] == 0.2) {
-    ImGui::Text("Exact: q' = [%.5f, %.5f, %.5f, %.5f]. Seed 001 prints [0.179, 0.836, −0.502, 0.195]: it rounds cos 1 and sin 1 "
+    ImGui::TextWrapped("Exact: q' = [%.5f, %.5f, %.5f, %.5f]. Seed 001 prints [0.179, 0.836, −0.502, 0.195]: it rounds cos 1 and sin 1 "
                 "to 3 decimals before multiplying.",
                 rotated[0], rotated[1], rotated[2], rotated[3]);
   }

@@ -59,7 +59,12 @@ void draw_common_mistake_view(ViewContext& ctx) {
     }
   }
 
-  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 3.3f;
+  const char* const note = "Seed 004 builds its cache as cat(freqs, freqs) (half-split layout) but pairs dims (2i, 2i+1) and reads "
+                "cos[..., ::2] with sin[..., 1::2]: pair i gets cos of θ_{2i mod d/2} and sin of θ_{2i+1 mod d/2}. That matrix is "
+                "not a rotation (determinant cos(α − β)), frequencies repeat, and position leaks into the score. Use one layout "
+                "consistently: interleaved pairs with repeat_interleave'd tables, or half-split pairs with rotate_half.";
+
+  const float note_h = teaching_note_height(note);
   const ImVec2 top = split_height({ctx.size.x, ImGui::GetContentRegionAvail().y - note_h}, 0.42f);
   if (plot::begin_plot("##mistake-norm", top, {.title = "‖y(p)‖ / ‖x‖: a rotation keeps the length"})) {
     plot::setup_axes({.label = "position p", .min = 0, .max = double(span - 1)}, {.label = "norm ratio"});
@@ -84,10 +89,7 @@ void draw_common_mistake_view(ViewContext& ctx) {
       plot::end_plot();
     }
   }
-  teaching_note("Seed 004 builds its cache as cat(freqs, freqs) (half-split layout) but pairs dims (2i, 2i+1) and reads "
-                "cos[..., ::2] with sin[..., 1::2]: pair i gets cos of θ_{2i mod d/2} and sin of θ_{2i+1 mod d/2}. That matrix is "
-                "not a rotation (determinant cos(α − β)), frequencies repeat, and position leaks into the score. Use one layout "
-                "consistently: interleaved pairs with repeat_interleave'd tables, or half-split pairs with rotate_half.");
+  teaching_note(note);
 }
 
 }  // namespace app

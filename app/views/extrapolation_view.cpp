@@ -3,6 +3,7 @@
 // the relative-score curves past L_train.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -15,25 +16,40 @@
 namespace app {
 namespace {
 
-// rows = pairs, columns = position spans: fraction of sampled positions whose angle lies
-// outside the arc seen in training (core's definition, so the strip agrees with the report).
+// Measure of the unseen angles in [0, x]: each turn k holds the unseen arc (2πk + arc, 2π(k+1)).
+double unseen_measure(double x, double arc) {
+  const double two_pi = 2.0 * std::numbers::pi;
+  const double turns = std::floor(x / two_pi);
+  return turns * (two_pi - arc) + std::max(0.0, x - turns * two_pi - arc);
+}
+
+// rows = pairs, columns = position spans: fraction of the span's positions whose angle lies
+// outside the arc seen in training. Narrow spans test each position with core's definition
+// (so the strip agrees with the report); wider ones take the exact share of the angle range
+// p·θ' (p in the span) that is unseen — O(1) per cell, so d = 8192 at L = 10^6 stays
+// interactive (sampling 32 positions per cell took seconds there, and was less exact).
 std::vector<float> unseen_strip(const Eigen::ArrayXd& train, long long train_length, const Eigen::ArrayXd& infer,
                                 long long length, int columns) {
   const long long pairs = train.size();
   std::vector<float> out(std::size_t(pairs * columns), 0.0f);
   const double two_pi = 2.0 * std::numbers::pi;
+  // Positions tested one by one per cell: at most ~4·10^6 tests for the whole strip.
+  const double exact_limit = std::clamp(4e6 / double(std::max<long long>(pairs * columns, 1)), 1.0, 32.0);
   for (long long i = 0; i < pairs; ++i) {
     const double arc = double(train_length - 1) * train[i];
     if (arc >= two_pi) continue;  // a full turn was seen: nothing is new
     for (int c = 0; c < columns; ++c) {
-      const double p0 = double(c) * double(length) / columns, p1 = double(c + 1) * double(length) / columns;
-      const int samples = int(std::clamp(p1 - p0, 1.0, 32.0));
-      int unseen = 0;
-      for (int k = 0; k < samples; ++k) {
-        const double p = std::floor(p0 + (p1 - p0) * (k + 0.5) / samples);
-        unseen += pe::angle_unseen(train[i], train_length, infer[i], (long long)p) ? 1 : 0;
+      const long long p0 = (long long)std::floor(double(c) * double(length) / columns);
+      const long long p1 = std::max(p0 + 1, (long long)std::floor(double(c + 1) * double(length) / columns));
+      float& cell = out[std::size_t(i * columns + c)];
+      if (double(p1 - p0) <= exact_limit) {
+        int unseen = 0;
+        for (long long p = p0; p < p1; ++p) unseen += pe::angle_unseen(train[i], train_length, infer[i], p) ? 1 : 0;
+        cell = float(unseen) / float(p1 - p0);
+      } else {
+        const double a = double(p0) * infer[i], b = double(p1) * infer[i];
+        cell = b > a ? float((unseen_measure(b, arc) - unseen_measure(a, arc)) / (b - a)) : 0.0f;
       }
-      out[std::size_t(i * columns + c)] = float(unseen) / float(samples);
     }
   }
   return out;
@@ -74,11 +90,12 @@ void draw_extrapolation_view(ViewContext& ctx) {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Set the inference length (the length slider) to %d× the training length.", k);
     }
   }
-  ImGui::Text("L_train = %lld (training), L = %lld (inference, the length slider) = %.3g× L_train", train_length, length,
-              double(length) / double(train_length));
+  ImGui::TextWrapped("L_train = %lld (training), L = %lld (inference, the length slider) = %.3g× L_train", train_length, length,
+                     double(length) / double(train_length));
   if (length <= train_length) {
-    ImGui::SameLine();
-    ImGui::TextColored({0.95f, 0.75f, 0.3f, 1.0f}, "— at or below L_train every angle was seen: raise L to see extrapolation.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.3f, 1.0f));
+    ImGui::TextWrapped("At or below L_train every angle was seen: raise L to see extrapolation.");
+    ImGui::PopStyleColor();
   }
   const MethodFrequencies* chosen = nullptr;
   for (const auto& m : methods)
@@ -93,16 +110,32 @@ void draw_extrapolation_view(ViewContext& ctx) {
     Eigen::ArrayXd inv_freq;
     pe::ExtrapolationReport r;
   };
-  static std::vector<Row> rows;
-  static std::vector<float> strip_plain, strip_method;
-  static std::string strip_key;
-  static unsigned long long strip_version = 0;
+  // One cache per Derived (main state, compare's B): A and B would otherwise evict each
+  // other and recompute every report twice a frame.
+  struct Cache {
+    std::vector<Row> rows;
+    std::vector<float> strip_plain, strip_method;
+    std::string strip_key;
+    unsigned long long strip_version = 0;
+    std::vector<std::vector<double>> curves;
+    std::vector<double> deltas_v;
+    std::string curve_key;
+  };
+  static std::map<const Derived*, Cache> caches;
+  if (caches.size() >= 4 && !caches.contains(&ctx.derived)) caches.clear();
+  Cache& cache = caches[&ctx.derived];
+  auto& rows = cache.rows;
+  auto& strip_plain = cache.strip_plain;
+  auto& strip_method = cache.strip_method;
+  auto& strip_key = cache.strip_key;
+  auto& strip_version = cache.strip_version;
+  static unsigned long long next_version = 0;  // unique across caches: textures are keyed by plot ID
   const int columns = int(std::min<long long>(length, 512));
   const std::string key = std::to_string(ctx.derived.version) + "|" + std::to_string(int(s.extrapolation_method)) + "|" +
                           std::to_string(train_length);
   if (key != strip_key) {
     strip_key = key;
-    ++strip_version;
+    strip_version = ++next_version;
     rows.clear();
     for (const auto& m : methods) {
       if (!m.error.empty() || m.freqs.inv_freq.size() != pairs) continue;
@@ -119,12 +152,16 @@ void draw_extrapolation_view(ViewContext& ctx) {
   }
   if (!rows.empty()) {
     const auto& r = rows.front().r;
-    ImGui::Text("Plain RoPE at L = %lld: %lld of %lld pairs meet unseen angles (first: pair %lld); %.2f%% of all (pair, position) "
-                "angles are unseen.",
-                length, r.pairs_with_unseen, pairs, r.first_unseen_pair, 100.0 * r.mean_unseen_fraction);
+    const std::string first = r.pairs_with_unseen > 0 ? " (first: pair " + std::to_string(r.first_unseen_pair) + ")" : "";
+    ImGui::TextWrapped("Plain RoPE at L = %lld: %lld of %lld pairs meet unseen angles%s; %.2f%% of all (pair, position) "
+                       "angles are unseen.",
+                       length, r.pairs_with_unseen, pairs, first.c_str(), 100.0 * r.mean_unseen_fraction);
   }
 
-  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const char* const note = "Pairs whose wavelength exceeds L_train never completed a turn in training; past L_train they rotate into angles the "
+                "model never saw. Seeds 000–004 say RoPE \"extrapolates excellently\": the yellow region says where it cannot.";
+
+  const float note_h = teaching_note_height(note);
   const float avail = ImGui::GetContentRegionAvail().y - note_h;
   const float strip_h = avail * 0.3f, half_w = (ctx.size.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
   auto draw_strip = [&](const char* id, const char* title, const std::vector<float>& values, unsigned long long version) {
@@ -163,9 +200,9 @@ void draw_extrapolation_view(ViewContext& ctx) {
   }
 
   // Relative score past L_train: mean over random identical vectors, per method.
-  static std::vector<std::vector<double>> curves;
-  static std::vector<double> deltas_v;
-  static std::string curve_key;
+  auto& curves = cache.curves;
+  auto& deltas_v = cache.deltas_v;
+  auto& curve_key = cache.curve_key;
   const std::string ck = key + "|" + std::to_string(s.seed);
   if (ck != curve_key) {
     curve_key = ck;
@@ -188,8 +225,7 @@ void draw_extrapolation_view(ViewContext& ctx) {
     plot::plot_vline("L_train", double(train_length), {.color = IM_COL32(120, 220, 120, 255), .thickness = 2.0f});
     plot::end_plot();
   }
-  teaching_note("Pairs whose wavelength exceeds L_train never completed a turn in training; past L_train they rotate into angles the "
-                "model never saw. Seeds 000–004 say RoPE \"extrapolates excellently\": the yellow region says where it cannot.");
+  teaching_note(note);
 }
 
 }  // namespace app

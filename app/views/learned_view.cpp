@@ -3,14 +3,20 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "pe/errors.hpp"
 #include "pe/learned.hpp"
 #include "views/colormap_choice.hpp"
 #include "views/view.hpp"
 
 namespace app {
+namespace {
+// 64 MiB of parameters: 8192 × 2048 or 2048 × 8192 (GPT-2's 1024 × 768 is 3 MiB).
+constexpr std::size_t kLearnedViewBudget = std::size_t{64} << 20;
+}  // namespace
 
 void draw_learned_view(ViewContext& ctx) {
   AppState& s = ctx.state;
@@ -19,10 +25,24 @@ void draw_learned_view(ViewContext& ctx) {
   static std::string error;
   static unsigned long long version = 0;
   static std::uint64_t table_seed = 0;
+  static long long table_len = -1, table_dim = -1;  // what was asked for (also when refused)
   static std::vector<float> by_dimension;  // d × max_len: heatmap rows are dimensions
-  if (!table || table->max_len() != s.learned_max_len || table->dim() != d || table_seed != s.seed) {
+  if (table_len != s.learned_max_len || table_dim != d || table_seed != s.seed) {
     table_seed = s.seed;
+    table_len = s.learned_max_len;
+    table_dim = d;
+    // The old table goes first: a new one beside it would double the peak.
+    table.reset();
+    by_dimension = {};
     try {
+      // The table lives three times (core's, the transpose below, the GPU texture): past
+      // kLearnedViewBudget it is refused here, before anything is allocated.
+      const double bytes = double(s.learned_max_len) * double(d) * double(sizeof(float));
+      if (bytes > double(kLearnedViewBudget))
+        throw std::runtime_error("max_len × d = " + std::to_string(s.learned_max_len) + " × " + std::to_string(d) + " = " +
+                                 pe::format_bytes(std::size_t(bytes)) + " of parameters: over this view's budget of " +
+                                 pe::format_bytes(kLearnedViewBudget) + " (the table is held three times to draw it). "
+                                 "Lower max_len or d.");
       table = std::make_unique<pe::LearnedEmbedding>(s.learned_max_len, d, 0.02, s.seed);
       error.clear();
       const pe::TableF& t = table->table();
@@ -55,7 +75,9 @@ void draw_learned_view(ViewContext& ctx) {
     ImGui::TextColored({1, 0.45f, 0.4f, 1}, "Position p = %lld: %s", s.position, e.what());
   }
   const float bar_w = plot::colorbar_width("value", -0.06, 0.06);
-  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const char* const note = "Every row is an independent parameter vector: nothing relates row p to row p+1 until training does, and "
+                "there is no row at all past max_len. Sinusoidal and RoPE compute any position from a formula instead.";
+  const float note_h = teaching_note_height(note);
   const float h = ImGui::GetContentRegionAvail().y - note_h;
   const double shown = double(std::max(s.length, table->max_len()));
   if (plot::begin_plot("##learned", {ctx.size.x - bar_w - ImGui::GetStyle().ItemSpacing.x, h}, {.title = "Learned position table (random init)", .legend = false})) {
@@ -83,8 +105,7 @@ void draw_learned_view(ViewContext& ctx) {
   }
   ImGui::SameLine();
   plot::colorbar("value", -0.06, 0.06, to_plot(s.colormap), {bar_w, h});
-  teaching_note("Every row is an independent parameter vector: nothing relates row p to row p+1 until training does, and "
-                "there is no row at all past max_len. Sinusoidal and RoPE compute any position from a formula instead.");
+  teaching_note(note);
 }
 
 }  // namespace app

@@ -63,7 +63,9 @@ void draw_relative_score_view(ViewContext& ctx) {
 
   static CurveCache cache;
   const bool log_axis = delta_axis_is_log(s);
-  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const char* const note = "Every curve is the closed form Σ_i a_i·cos(Δθ_i) + b_i·sin(Δθ_i); the dots are direct rotations at anchor m — move m and "
+                "they stay put. The mean over random identical vectors is Σ_i 2·cos(Δθ_i)/d: it decays, but never to zero for all Δ.";
+  const float note_h = teaching_note_height(note);
   const double max_delta = double(std::max<long long>(s.length - 1, 1));
   if (plot::begin_plot("##relative-score", {ctx.size.x, ImGui::GetContentRegionAvail().y - note_h},
                        {.title = "Relative score s(Δ) = ⟨R(m)q, R(m+Δ)k⟩ / d"})) {
@@ -165,8 +167,7 @@ void draw_relative_score_view(ViewContext& ctx) {
     }
     plot::end_plot();
   }
-  teaching_note("Every curve is the closed form Σ_i a_i·cos(Δθ_i) + b_i·sin(Δθ_i); the dots are direct rotations at anchor m — move m and "
-                "they stay put. The mean over random identical vectors is Σ_i 2·cos(Δθ_i)/d: it decays, but never to zero for all Δ.");
+  teaching_note(note);
 }
 
 }  // namespace app

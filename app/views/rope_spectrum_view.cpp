@@ -1,5 +1,6 @@
 // The frequency spectrum θ_i on a log axis (seed 004 §4) and, below it, each pair's
 // wavelength against the context length: which pairs complete a turn and which never do.
+#include <cstdio>
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -19,7 +20,17 @@ void draw_rope_spectrum_view(ViewContext& ctx) {
   const std::vector<double> original =
       ctx.derived.rope.original_inv_freq.size() == pairs ? as_vector(ctx.derived.rope.original_inv_freq) : freq;
   const bool scaled = s.rope.scaling.type != pe::RopeType::Default;
-  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
+  const char* const note = "Raising θ stretches the slow end: Code Llama (θ = 10⁶) and Llama 3 (θ = 5·10⁵) do this so their slowest pairs do not wrap "
+      "inside long contexts. Seed 001 says the opposite (low θ for long contexts); the wavelengths above show why that is backwards.";
+  const double d = double(ctx.derived.rope.rotary_dim);
+  const Eigen::ArrayXd turns = pe::full_turns(inv_freq, s.length);
+  long long incomplete = 0;
+  for (long long i = 0; i < pairs; ++i) incomplete += turns[i] < 1.0 ? 1 : 0;
+  char summary[256];
+  std::snprintf(summary, sizeof summary,
+                "Longest wavelength 2π·θ^((d−2)/d) = %.6g positions; %lld of %lld pairs never complete a turn in L = %lld.",
+                2.0 * std::numbers::pi * std::pow(s.rope.theta, (d - 2.0) / d), incomplete, pairs, s.length);
+  const float note_h = teaching_note_height(note) + teaching_note_height(summary);
   const ImVec2 top = split_height({ctx.size.x, ctx.size.y - note_h}, 0.5f);
 
   if (plot::begin_plot("##rope-spectrum", top, {.title = "Frequency spectrum θ_i = θ^(−2i/d)"})) {
@@ -46,15 +57,8 @@ void draw_rope_spectrum_view(ViewContext& ctx) {
     }
     plot::end_plot();
   }
-  const double d = double(ctx.derived.rope.rotary_dim);
-  const Eigen::ArrayXd turns = pe::full_turns(inv_freq, s.length);
-  long long incomplete = 0;
-  for (long long i = 0; i < pairs; ++i) incomplete += turns[i] < 1.0 ? 1 : 0;
-  ImGui::Text("Longest wavelength 2π·θ^((d−2)/d) = %.6g positions; %lld of %lld pairs never complete a turn in L = %lld.",
-              2.0 * std::numbers::pi * std::pow(s.rope.theta, (d - 2.0) / d), incomplete, pairs, s.length);
-  teaching_note(
-      "Raising θ stretches the slow end: Code Llama (θ = 10⁶) and Llama 3 (θ = 5·10⁵) do this so their slowest pairs do not wrap "
-      "inside long contexts. Seed 001 says the opposite (low θ for long contexts); the wavelengths above show why that is backwards.");
+  ImGui::TextWrapped("%s", summary);
+  teaching_note(note);
 }
 
 }  // namespace app

@@ -49,7 +49,13 @@ void draw_rope_table(ViewContext& ctx, bool cosine) {
     if (i < pairs) chosen.push_back(i);
   if (s.pair < pairs && std::find(chosen.begin(), chosen.end(), s.pair) == chosen.end()) chosen.push_back(s.pair);
 
-  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const char* const note = cosine
+                    ? "Row i is cos(p·θ_i), θ_i = θ^(−2i/d). Pair 0 (θ₀ = 1 rad/position) is the fastest; the last pairs barely move "
+                      "inside the context — they are the ones that break when a model runs past its training length."
+                    : "sin(p·θ_i) is the other half of each rotation: together (cos, sin) is the angle p·θ_i of pair i. "
+                      "Position 0 is the identity: cos = 1, sin = 0 in every row.";
+
+  const float note_h = teaching_note_height(note);
   const std::string curves_title = curve_window_title((std::string(fn) + "(p·θ_i) for chosen pairs i").c_str(), s.length);
   if (plot::begin_plot(cosine ? "##rope-cos-curves" : "##rope-sin-curves",
                        {ctx.size.x, ctx.size.y - top.y - note_h}, {.title = curves_title.c_str()})) {
@@ -64,11 +70,7 @@ void draw_rope_table(ViewContext& ctx, bool cosine) {
     plot::plot_vline("p", double(s.position), {.color = IM_COL32(200, 200, 200, 160), .thickness = 1.0f, .dashed = true, .in_legend = false});
     plot::end_plot();
   }
-  teaching_note(cosine
-                    ? "Row i is cos(p·θ_i), θ_i = θ^(−2i/d). Pair 0 (θ₀ = 1 rad/position) is the fastest; the last pairs barely move "
-                      "inside the context — they are the ones that break when a model runs past its training length."
-                    : "sin(p·θ_i) is the other half of each rotation: together (cos, sin) is the angle p·θ_i of pair i. "
-                      "Position 0 is the identity: cos = 1, sin = 0 in every row.");
+  teaching_note(note);
 }
 
 }  // namespace app

@@ -24,11 +24,14 @@ void draw_scaling_view(ViewContext& ctx) {
   const std::vector<double> idx = index_axis(pairs);
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
 
-  ImGui::Text("%s: %s, factor %.4g, L_orig = %lld, current length L = %lld · effective θ = %.6g · attention factor %.5f · logit scale %.5f",
+  ImGui::TextWrapped("%s: %s, factor %.4g, L_orig = %lld, current length L = %lld · effective θ = %.6g · attention factor %.5f · logit scale %.5f",
               s.rope.title.empty() ? (s.rope.name.empty() ? "custom" : s.rope.name.c_str()) : s.rope.title.c_str(),
               pe::to_string(s.rope.scaling.type), cur.factor, original, s.length, cur.effective_theta, cur.attention_factor,
               cur.logit_scale);
-  const float note_h = line_h * 2.2f;
+  const char* const note = "Linear divides every frequency by the factor (fine detail lost); NTK raises the base (fast pairs kept, slow pairs "
+                "interpolated); YaRN and Llama 3 keep high-frequency pairs exactly and interpolate only pairs whose wavelength "
+                "exceeds the training context. LongRoPE uses searched per-pair factors.";
+  const float note_h = teaching_note_height(note);
   const ImVec2 top = split_height({ctx.size.x, ImGui::GetContentRegionAvail().y - note_h}, 0.5f);
 
   if (plot::begin_plot("##scaling-wavelengths", top, {.title = "Wavelength λ_i = 2π/θ_i before and after scaling"})) {
@@ -84,9 +87,7 @@ void draw_scaling_view(ViewContext& ctx) {
     }
     plot::end_plot();
   }
-  teaching_note("Linear divides every frequency by the factor (fine detail lost); NTK raises the base (fast pairs kept, slow pairs "
-                "interpolated); YaRN and Llama 3 keep high-frequency pairs exactly and interpolate only pairs whose wavelength "
-                "exceeds the training context. LongRoPE uses searched per-pair factors.");
+  teaching_note(note);
 }
 
 }  // namespace app

@@ -47,7 +47,10 @@ void draw_sinusoidal_view(ViewContext& ctx) {
   const long long chosen = std::min(2 * s.pair, d - 1);
   if (std::find(dims.begin(), dims.end(), chosen) == dims.end()) dims.push_back(chosen);
 
-  const float note_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const char* const note ="Dimension 0 turns fastest (1 rad per position, wavelength 2π); each later pair is slower by θ^(2/d). "
+      "Seed 004 prints the opposite (\"lower dimensions change slowly\") — the plot shows which is true.";
+
+  const float note_h = teaching_note_height(note);
   const std::string curve_title = curve_window_title("PE(p, j) over position for chosen dimensions j", s.length);
   if (plot::begin_plot("##sinusoidal-curves", {ctx.size.x, ctx.size.y - top.y - note_h},
                        {.title = curve_title.c_str()})) {
@@ -62,9 +65,7 @@ void draw_sinusoidal_view(ViewContext& ctx) {
     }
     plot::end_plot();
   }
-  teaching_note(
-      "Dimension 0 turns fastest (1 rad per position, wavelength 2π); each later pair is slower by θ^(2/d). "
-      "Seed 004 prints the opposite (\"lower dimensions change slowly\") — the plot shows which is true.");
+  teaching_note(note);
 }
 
 }  // namespace app

@@ -27,15 +27,21 @@ struct ViewInfo {
   const char* title;        // tab label
   const char* summary;      // one-line description for --list-views --verbose and tooltips
   void (*draw)(ViewContext& ctx);
+  const char* group;        // the first row of tabs (Absolute, RoPE, Relative, ...)
 };
 
 // All views in tab order. Registering a view is one line in view_registry.cpp.
 std::span<const ViewInfo> all_views();
+// View groups in tab order (each view's `group` is one of them).
+std::span<const char* const> view_groups();
 const ViewInfo* find_view(const std::string& name);
 
 // Shared helpers for views (app/views/view_common.cpp).
 void show_state_error(const Derived& derived);  // red message box when the state is invalid
 void teaching_note(const char* text);          // a boxed "why" note under a plot
+// Height the note takes when wrapped to the remaining width (reserve it before the plots
+// above, so the note is never cut at projector scales).
+float teaching_note_height(const char* text);
 ImVec2 split_height(ImVec2 size, float top_fraction);  // size of the top part
 // 0, 1, ..., n−1 as plot x values (pair or head indices).
 std::vector<double> index_axis(long long n);

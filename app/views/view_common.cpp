@@ -23,6 +23,11 @@ void teaching_note(const char* text) {
   ImGui::PopStyleColor();
 }
 
+float teaching_note_height(const char* text) {
+  const float wrap = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+  return ImGui::CalcTextSize(text, nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y * 2.0f;
+}
+
 ImVec2 split_height(ImVec2 size, float top_fraction) {
   const float gap = ImGui::GetStyle().ItemSpacing.y;
   return {size.x, (size.y - gap) * top_fraction};
