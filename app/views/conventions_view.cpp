@@ -169,8 +169,11 @@ void draw_conventions_view(ViewContext& ctx) {
   }
   ImGui::TextWrapped("Interleaved vs half-split after the permutation: largest |difference| %s (%s 1e-12: %s).", sci(worst).c_str(),
                      worst < 1e-12 ? "<" : "NOT <", worst < 1e-12 ? "equal up to rounding" : "they differ");
-  ImGui::TextWrapped("Mixed (half-split vectors rotated with interleaved pairs): off by up to %.3g — not the trained scores.",
-                     mixed_gap);
+  if (d == 2)
+    ImGui::TextWrapped("At d = 2 there is one pair, (0, 1), in both layouts: nothing to mix. Raise d to see the difference.");
+  else
+    ImGui::TextWrapped("Mixed (half-split vectors rotated with interleaved pairs): off by up to %.3g — not the trained scores.",
+                       mixed_gap);
   teaching_note("The two layouts are the same RoPE with the dimensions renamed: converting Meta's LLaMA weights to Hugging Face "
                 "permutes the rows of W_q and W_k exactly like the lines above. Rotating half-split-trained vectors with "
                 "interleaved pairing (or seed 004's code, which builds half-split tables and pairs interleaved) turns the wrong "

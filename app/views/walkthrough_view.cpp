@@ -166,12 +166,35 @@ float hand_size(const ViewContext& ctx, std::size_t pairs) {
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float by_width = (ctx.size.x - spacing * float(pairs)) / float(std::max<std::size_t>(pairs, 1));
   const float by_height = ImGui::GetContentRegionAvail().y - 2.5f * ImGui::GetTextLineHeightWithSpacing();
-  return std::clamp(std::min(by_width, by_height), 6.0f * ImGui::GetFontSize(), 18.0f * ImGui::GetFontSize());
+  const float em = ImGui::GetFontSize();
+  // Below 10 em a hand is unreadable: then the steps scroll instead.
+  return std::clamp(std::min(by_width, std::max(by_height, 10.0f * em)), 7.0f * em, 18.0f * em);
+}
+
+// Degrees as a clock shows them (whole turns dropped), for the hands' titles.
+std::string clock_degrees(double rad) {
+  double deg = std::fmod(rad * 180.0 / std::numbers::pi, 360.0);
+  if (deg < 0) deg += 360.0;
+  return pe::short_number(deg) + "°";
 }
 
 // ---- Steps -------------------------------------------------------------------------------
 
-void step_frequencies(const pe::WalkthroughResult& r, bool current) {
+// Each pair's angle as a unit clock hand turned from 3 o'clock (steps 1 and 2).
+void angle_clocks(const ViewContext& ctx, const pe::WalkthroughResult& r, bool per_position, const char* note) {
+  const float size = hand_size(ctx, r.pairs.size());
+  for (std::size_t n = 0; n < r.pairs.size(); ++n) {
+    const auto& w = r.pairs[n];
+    if (n) ImGui::SameLine();
+    const double a = per_position ? w.freq : w.angle;
+    const std::string title = "pair " + std::to_string(w.index) + ": " + clock_degrees(a);
+    draw_hands(((per_position ? "##freq" : "##angle") + std::to_string(n)).c_str(), title, size, 1.0, 0.0,
+               {{std::cos(a), std::sin(a), a, kAtP}});
+  }
+  teaching_note(note);
+}
+
+void step_frequencies(const ViewContext& ctx, const pe::WalkthroughResult& r, bool current) {
   if (begin_numbers_table("##freq", 3)) {
     ImGui::TableSetupColumn("pair i");
     ImGui::TableSetupColumn("dims");
@@ -185,12 +208,13 @@ void step_frequencies(const pe::WalkthroughResult& r, bool current) {
     }
     ImGui::EndTable();
   }
-  if (current)
-    teaching_note("Pair 0 always turns 1 radian per position (the fastest); each later pair turns θ^(2/d) times slower. "
+  if (!current) return;
+  teaching_note("Pair 0 always turns 1 radian per position (the fastest); each later pair turns θ^(2/d) times slower. "
                 "The pairs are dims (2i, 2i+1), as in seed 001's example.");
+  angle_clocks(ctx, r, true, "How far each pair turns for one step in position: freq_i radians.");
 }
 
-void step_angles(const pe::WalkthroughResult& r, bool current) {
+void step_angles(const ViewContext& ctx, const pe::WalkthroughResult& r, bool current) {
   const std::string header = "angle_i = p · freq_i   (p = " + std::to_string(r.input.position) + ")";
   if (begin_numbers_table("##angles", 3)) {
     ImGui::TableSetupColumn("pair i");
@@ -209,7 +233,9 @@ void step_angles(const pe::WalkthroughResult& r, bool current) {
   }
   const std::string note = "Seed 001 writes this angle as θ₀, θ₁; here θ is only the base (" + pe::short_number(r.input.theta) +
                            "), to keep the two apart. 1 rad = 57.3°.";
-  if (current) teaching_note(note.c_str());
+  if (!current) return;
+  teaching_note(note.c_str());
+  angle_clocks(ctx, r, false, "The angle of each pair at position p (whole turns do not show on a clock).");
 }
 
 void step_rotation(const ViewContext& ctx, const pe::WalkthroughResult& r, bool seed, bool current) {
@@ -249,7 +275,7 @@ void step_rotation(const ViewContext& ctx, const pe::WalkthroughResult& r, bool 
   for (std::size_t n = 0; n < r.pairs.size(); ++n) {
     const auto& w = r.pairs[n];
     if (n) ImGui::SameLine();
-    const std::string title = "pair " + std::to_string(w.index) + ": +" + pe::short_number(w.angle_deg) + "°";
+    const std::string title = "pair " + std::to_string(w.index) + ": +" + clock_degrees(w.angle);
     draw_hands(("##rot" + std::to_string(n)).c_str(), title, size, w.x, w.y, {{w.x_rot, w.y_rot, w.angle, kAtP}});
   }
   teaching_note("Grey: the pair before rotation. Blue: after, at position p. The length of each hand never changes.");
@@ -283,7 +309,7 @@ void step_two_positions(const ViewContext& ctx, const pe::WalkthroughResult& r, 
     const auto& w = r.pairs[n];
     if (n) ImGui::SameLine();
     const double c = std::cos(w.angle_b), s = std::sin(w.angle_b);
-    const std::string title = "pair " + std::to_string(w.index) + ": Δ " + pe::short_number(w.delta_angle * 180 / std::numbers::pi) + "°";
+    const std::string title = "pair " + std::to_string(w.index) + ": Δ " + clock_degrees(w.delta_angle);
     draw_hands(("##two" + std::to_string(n)).c_str(), title, size, w.x, w.y,
                {{w.x_rot, w.y_rot, w.angle, kAtP}, {w.x * c - w.y * s, w.x * s + w.y * c, w.angle_b, kAtPb}});
   }
@@ -451,8 +477,8 @@ void draw_walkthrough_view(ViewContext& ctx) {
   const bool seed = is_seed001(s);
   const long long step = s.walkthrough_step;
   if (ctx.exporting)
-    ImGui::TextWrapped("Seed 001's worked example, steps 1 – %lld of %lld:   d = %lld,  θ = %s,  p = %lld,  p_b = %lld,  q = %s", step + 1,
-                       kWalkthroughSteps, r.dim, pe::short_number(r.input.theta).c_str(), r.input.position, r.input.position_b,
+    ImGui::TextWrapped("Seed 001's worked example, %s%lld of %lld:   d = %lld,  θ = %s,  p = %lld,  p_b = %lld,  q = %s",
+                       step == 0 ? "step " : "steps 1 – ", step + 1, kWalkthroughSteps, r.dim, pe::short_number(r.input.theta).c_str(), r.input.position, r.input.position_b,
                        short_vector(r.input.q).c_str());
   ImGui::Separator();
 
@@ -475,8 +501,8 @@ void draw_walkthrough_view(ViewContext& ctx) {
       ImGui::TextDisabled("%s", title);
     }
     switch (k) {
-      case 0: step_frequencies(r, current); break;
-      case 1: step_angles(r, current); break;
+      case 0: step_frequencies(ctx, r, current); break;
+      case 1: step_angles(ctx, r, current); break;
       case 2: step_rotation(ctx, r, seed, current); break;
       case 3: step_two_positions(ctx, r, current); break;
       default: step_score(ctx, r, current); break;

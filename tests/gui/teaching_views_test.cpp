@@ -189,10 +189,9 @@ TEST_F(TeachingViewsTest, WalkthroughExportShowsTheStepsSoFar) {
   keep("teaching_walkthrough_export_step1", first);
   keep("teaching_walkthrough_export_step5", all);
   EXPECT_TRUE(render::drain_gl_errors().empty());
-  // Steps 1 – 5 stacked cover clearly more of the picture than step 1 alone, and the
-  // first rows (step 1's table) are the same picture in both.
+  // Steps 1 – 5 stacked cover clearly more of the picture than step 1 alone.
   EXPECT_GT(non_background_fraction(all, whole(all)), non_background_fraction(first, whole(first)) * 1.5);
-  EXPECT_LT(mean_abs_difference(first, all, {0, 0, 1600, 120}), 1.0);
+  EXPECT_TRUE(is_not_blank(all, {0, 500, 1600, 1000})) << "steps 3 – 5 fill the lower half";
 }
 
 TEST_F(TeachingViewsTest, ThetaLessonFollowsItsBasesAndRestores) {
