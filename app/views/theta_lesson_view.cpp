@@ -111,8 +111,15 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   // (a) Expected score of a random vector with itself: how similar two positions Δ apart look.
   static ScoreCache cache;
   const bool log_axis = delta_axis_is_log(s);
-  const std::string score_title = "(a) Score s(Δ)/d, random q = k (expected)";
-  if (plot::begin_plot("##theta-score", half, {.title = score_title.c_str()})) {
+  const std::string score_title = "(a) Expected s(Δ)/d, random q = k";
+  // One legend for both plots, above them: inside a small plot a legend box hides the curves.
+  const ImVec4 low_col = ImGui::ColorConvertU32ToFloat4(kLow), high_col = ImGui::ColorConvertU32ToFloat4(kHigh);
+  ImGui::TextColored(low_col, "■ %s", low_label.c_str());
+  ImGui::SameLine(0.0f, 2.0f * ImGui::GetFontSize());
+  ImGui::TextColored(high_col, "■ %s", high_label.c_str());
+  ImGui::SameLine(0.0f, 2.0f * ImGui::GetFontSize());
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kLengthLine), "- - context length L = %lld", L);
+  if (plot::begin_plot("##theta-score", {half.x, half.y - line_h}, {.title = score_title.c_str(), .legend = false})) {
     const double max_delta = double(std::max<long long>(L - 1, 1));
     plot::setup_axes({.label = "distance Δ", .scale = log_axis ? plot::Scale::Log : plot::Scale::Linear, .min = log_axis ? 1.0 : 0.0,
                       .max = max_delta},
@@ -145,12 +152,11 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   }
   ImGui::SameLine();
   // (b) Wavelength per pair against the context length.
-  if (plot::begin_plot("##theta-wavelength", half, {.title = "(b) Wavelength 2π·θ^(2i/d) per pair"})) {
+  if (plot::begin_plot("##theta-wavelength", {half.x, half.y - line_h}, {.title = "(b) Wavelength 2π·θ^(2i/d) per pair", .legend = false})) {
     const std::vector<double> idx = index_axis(low.pairs), wl = as_vector(low.wavelengths), wh = as_vector(high.wavelengths);
     plot::setup_axes({.label = "pair i", .min = -0.5, .max = double(low.pairs) - 0.5},
-                     // Headroom above the curves for the legend.
                      {.label = "wavelength (positions)", .scale = plot::Scale::Log, .min = low.wavelengths[0] / 2,
-                      .max = std::max(high.longest_wavelength, double(L)) * 60.0});
+                      .max = std::max({high.longest_wavelength, low.longest_wavelength, double(L)}) * 3.0});
     plot::plot_line(low_label.c_str(), idx, wl, {.color = kLow, .thickness = 2.0f, .markers = low.pairs <= 64});
     plot::plot_line(high_label.c_str(), idx, wh, {.color = kHigh, .thickness = 2.0f, .markers = low.pairs <= 64});
     plot::plot_hline(("L = " + std::to_string(L)).c_str(), double(L), {.color = kLengthLine, .thickness = 1.5f, .dashed = true});
@@ -172,11 +178,11 @@ void draw_theta_lesson_view(ViewContext& ctx) {
     auto row = [](const char* what, const std::string& a, const std::string& b) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(what);
+      ImGui::TextWrapped("%s", what);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(a.c_str());
+      ImGui::TextWrapped("%s", a.c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(b.c_str());
+      ImGui::TextWrapped("%s", b.c_str());
     };
     auto count = [](const pe::ThetaWavelengths& t) {
       return std::to_string(t.pairs_wrapping) + " of " + std::to_string(t.pairs);
