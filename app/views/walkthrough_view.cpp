@@ -242,7 +242,7 @@ void step_rotation(const ViewContext& ctx, const pe::WalkthroughResult& r, bool 
   const int columns = seed ? 4 : 3;
   if (begin_numbers_table("##rotation", columns)) {
     ImGui::TableSetupColumn("dim");
-    ImGui::TableSetupColumn("x' = x·cos(angle) − y·sin(angle),   y' = x·sin(angle) + y·cos(angle)", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("x' = x·cos(angle) − y·sin(angle)\ny' = x·sin(angle) + y·cos(angle)", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("exact");
     if (seed) ImGui::TableSetupColumn("seed 001 prints");
     ImGui::TableHeadersRow();
