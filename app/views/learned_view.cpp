@@ -63,7 +63,9 @@ void draw_learned_view(ViewContext& ctx) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("learned_max_len: rows in the learned table (GPT-2: 1024, BERT: 512).");
   }
   if (!table) {
-    ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%s", error.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("%s", error.c_str());
+    ImGui::PopStyleColor();
     return;
   }
   ImGui::Text("Parameters: max_len × d = %lld × %lld = %lld (initialised N(0, 0.02), seed %llu)", table->max_len(), d,
@@ -93,6 +95,13 @@ void draw_learned_view(ViewContext& ctx) {
       plot::plot_xband("no rows: positions ≥ max_len", double(table->max_len()) - 0.5, double(s.length) - 0.5,
                        IM_COL32(200, 60, 60, 70));
       plot::plot_vline("max_len", double(table->max_len()) - 0.5, {.color = IM_COL32(220, 70, 60, 255), .thickness = 2.0f});
+      // Said in words inside the band (seed 004 §3), when the band is wide enough for them.
+      const char* const missing = "no embedding exists here";
+      const double band = double(s.length - table->max_len()) / double(s.length) * ctx.size.x * 0.85;
+      const float text_w = ImGui::CalcTextSize(missing).x;
+      if (text_w < band)
+        plot::plot_text(0.5 * double(table->max_len() + s.length) - 0.5, 0.5 * double(d), missing, s.dark_theme ? IM_COL32(255, 200, 190, 255) : IM_COL32(150, 25, 25, 255),
+                        {-0.5f * text_w, 0.0f});
     }
     if (plot::is_plot_hovered()) {
       const long long p = std::llround(plot::mouse_x()), j = std::llround(plot::mouse_y());
