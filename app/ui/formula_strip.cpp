@@ -96,11 +96,14 @@ std::vector<std::string> view_formula(const std::string& view, const AppState& s
     return {"bias(i, j) = −m_h · (i − j) for j ≤ i;   m_h = 2^(−8h/H) (H a power of two; otherwise interleaved)",
             fmt("H = %lld, head %lld:  m = %.6g;  bias at distance 10 = %.4g", s.heads, s.head, m, -10 * m)};
   }
-  if (view == "attention" || view == "permutation") {
+  if (view == "attention") {
     return {"A = softmax(Q Kᵀ / √d + bias + causal mask);  positions enter via x + PE, R(p)q·R(p')k, or the ALiBi bias",
-            view == "permutation" ? "no positions: A(P x) = P A(x) Pᵀ  — reordering the words only reorders the attention"
-                                  : fmt("%lld tokens, seed %llu", std::min<long long>(s.length, kAttentionLength),
-                                        static_cast<unsigned long long>(s.seed))};
+            fmt("%lld tokens, seed %llu, ALiBi head %lld of %lld", std::min<long long>(s.length, kAttentionLength),
+                static_cast<unsigned long long>(s.seed), s.head, s.heads)};
+  }
+  if (view == "permutation") {
+    return {"A = softmax(Q Kᵀ / √d + bias)  (no mask: a mask would itself reveal order)",
+            "no positions: A(P x) = P A(x) Pᵀ  — reordering the words only reorders the attention"};
   }
   if (view == "comparison") {
     return {"parameters: learned = max_len × d;  sinusoidal, RoPE, ALiBi = 0",
