@@ -24,7 +24,13 @@ struct KeyResources {
   std::vector<float> uploaded;  // encoding rows: last uploaded parameters
   unsigned long long version = 0;
   bool has_data = false;
+  int last_frame = 0;  // ImGui frame that last queued or updated this heatmap
 };
+
+// Heatmaps not drawn for this many frames give their texture back: views, grid cells and
+// compare sides each have their own plot IDs, and a learned table's texture can be
+// 64 MiB — kept forever, every view visited would stay resident.
+constexpr int kEvictAfterFrames = 120;
 
 // Where the current ImGui draw data puts things in the framebuffer.
 struct FramebufferMapping {
@@ -88,10 +94,12 @@ void HeatmapRenderer::start_frame_if_new() {
   encoding_calls_.clear();
   value_calls_.clear();
   frame_ = frame;
+  std::erase_if(resources_, [&](const auto& entry) { return frame - entry.second.last_frame > kEvictAfterFrames; });
 }
 
 void HeatmapRenderer::queue_encoding(ImDrawList* draw, EncodingDrawCall call) {
   start_frame_if_new();
+  resources_[call.key].last_frame = frame_;
   encoding_calls_.push_back(std::move(call));
   draw->AddCallback(encoding_callback, &encoding_calls_.back());
   draw->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
@@ -253,7 +261,9 @@ bool HeatmapRenderer::update_values(ImGuiID key, std::span<const float> values, 
             std::to_string(limit);
     return false;
   }
+  start_frame_if_new();
   KeyResources& res = resources_[key];
+  res.last_frame = frame_;
   const bool resized = !res.texture.valid() || res.texture.width() != columns || res.texture.height() != rows;
   if (!res.has_data || resized || res.version != version) {
     if (!res.texture.valid()) res.texture = render::Texture(columns, rows, render::TextureFormat::R32F);
