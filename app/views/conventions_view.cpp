@@ -103,13 +103,6 @@ void draw_conventions_view(ViewContext& ctx) {
   const long long d = s.rope.head_dim;
   const long long drawn = d <= kMaxDrawnDim ? d : kFallbackDrawnDim;
 
-  if (drawn != d)
-    ImGui::TextWrapped("The wiring is drawn for d = %lld (d = %lld would be %lld unreadable boxes); the pattern is the same. "
-                       "The scores below use d = %lld.",
-                       drawn, d, d, d);
-  else
-    ImGui::Text("d = %lld: each colour is one pair; both layouts rotate pair i by the same angle p·θ_i.", d);
-
   pe::ConventionCheck check;
   try {
     check = pe::convention_check(s.rope.theta, d, s.seed, s.position, kDeltas);
@@ -117,30 +110,61 @@ void draw_conventions_view(ViewContext& ctx) {
     ImGui::TextWrapped("%s", e.what());
     return;
   }
+  double worst = 0, mixed_gap = 0;
+  for (const auto& r : check.scores) {
+    worst = std::max(worst, r.difference);
+    mixed_gap = std::max(mixed_gap, std::fabs(r.mixed - r.interleaved));
+  }
 
-  // The wiring takes what the numbers leave, never less than a readable height: at a large
-  // UI scale in a small window the view scrolls instead.
-  ImGui::BeginChild("##conventions", ImGui::GetContentRegionAvail(), false, ctx.exporting ? ImGuiWindowFlags_NoScrollbar : 0);
+  // Every text is measured first; the wiring gets the rest. When that is too little (a big
+  // UI scale on a small screen) the table keeps fewer distances and the note gets short, so
+  // nothing scrolls or is cut.
+  const std::string top = (drawn != d ? "Drawn for d = " + std::to_string(drawn) + " (d = " + std::to_string(d) +
+                                            " has the same pattern, too many boxes to read). "
+                                      : std::string()) +
+                          "Top row: interleaved (GPT-J, RoFormer, Meta's LLaMA code), pair i = dims (2i, 2i+1).";
+  const std::string bottom = "Bottom row: half-split (GPT-NeoX, Hugging Face rotate_half), pair i = dims (i, i + d/2). "
+                             "Lines: the permutation, where each interleaved dim goes.";
+  char intro[300];
+  std::snprintf(intro, sizeof intro, "Seeded random q, k (seed %llu, d = %lld, θ = %g); query at m = %lld, key at n = m + Δ:",
+                static_cast<unsigned long long>(s.seed), d, s.rope.theta, s.position);
+  char equal[200], mixed[200];
+  std::snprintf(equal, sizeof equal, "Interleaved vs half-split after the permutation: largest |difference| %s (%s 1e-12: %s).",
+                sci(worst).c_str(), worst < 1e-12 ? "<" : "NOT <", worst < 1e-12 ? "equal up to rounding" : "they differ");
+  if (d == 2)
+    std::snprintf(mixed, sizeof mixed, "At d = 2 there is one pair, (0, 1), in both layouts: nothing to mix. Raise d to see it.");
+  else
+    std::snprintf(mixed, sizeof mixed, "Mixed (half-split vectors rotated with interleaved pairs): off by up to %.3g — not the "
+                                       "trained scores.", mixed_gap);
+  const char* note = "The two layouts are the same RoPE with the dimensions renamed: converting Meta's LLaMA weights to Hugging Face "
+                     "permutes the rows of W_q and W_k exactly like the lines above. Rotating half-split-trained vectors with "
+                     "interleaved pairing (or seed 004's code, which builds half-split tables and pairs interleaved) turns the wrong "
+                     "dims together: the scores are not the ones the model was trained with. At Δ = 0 every version gives q·k.";
+  const char* short_note = "Same RoPE, dims renamed: Meta → Hugging Face conversion permutes W_q, W_k rows like the lines above. "
+                           "Mixing the pairings gives scores the model was never trained with.";
+
+  const ImGuiStyle& style = ImGui::GetStyle();
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
   const float width = ImGui::GetContentRegionAvail().x;
-  const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
-  const float below_h = row_h * float(kDeltas.size() + 2) + line_h * 8.0f;
-  ImGui::TextColored(ImVec4(0.55f, 0.7f, 1.0f, 1.0f), "Top row");
-  ImGui::SameLine();
-  ImGui::TextWrapped("interleaved (GPT-J, RoFormer, Meta's LLaMA code): pair i = dims (2i, 2i+1)");
-  wiring_plot({width, std::max(ImGui::GetContentRegionAvail().y - below_h, 11.0f * line_h)}, drawn);
-  ImGui::TextColored(ImVec4(0.55f, 0.7f, 1.0f, 1.0f), "Bottom row");
-  ImGui::SameLine();
-  ImGui::TextWrapped("half-split (GPT-NeoX, Hugging Face rotate_half): pair i = dims (i, i + d/2). The lines between the rows "
-                     "are the permutation: where each interleaved dim goes.");
+  auto text_h = [&](const char* t) { return ImGui::CalcTextSize(t, nullptr, false, width).y + style.ItemSpacing.y; };
+  const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
+  // Level 0: everything; 1: four distances and the short note; 2: also no intro and no note.
+  const std::vector<long long> few = {0, 1, 10, 1000};
+  auto below = [&](int level) {
+    const std::size_t rows = level == 0 ? kDeltas.size() : few.size();
+    return text_h(bottom.c_str()) + (level < 2 ? text_h(intro) : 0.0f) + row_h * float(rows + 2) + style.ItemSpacing.y +
+           text_h(equal) + text_h(mixed) + (level == 0 ? text_h(note) : level == 1 ? text_h(short_note) : 0.0f) +
+           style.ItemSpacing.y;
+  };
+  const float avail = ImGui::GetContentRegionAvail().y - text_h(top.c_str());
+  const int level = avail - below(0) >= 11.0f * line_h ? 0 : avail - below(1) >= 8.0f * line_h ? 1 : 2;
+  const std::vector<long long>& shown = level == 0 ? kDeltas : few;
+  const float plot_h = std::max(avail - below(level), 5.0f * line_h);
 
-  char intro[400];
-  std::snprintf(intro, sizeof intro,
-                "Random q, k (seed %llu, d = %lld, θ = %g) in the interleaved layout; the same numbers moved by the permutation "
-                "into the half-split layout. Query at m = %lld, key at n = m + Δ.",
-                static_cast<unsigned long long>(s.seed), d, s.rope.theta, s.position);
-  ImGui::TextWrapped("%s", intro);
-  double worst = 0, mixed_gap = 0;
+  ImGui::TextWrapped("%s", top.c_str());
+  wiring_plot({width, plot_h}, drawn);
+  ImGui::TextWrapped("%s", bottom.c_str());
+  if (level < 2) ImGui::TextWrapped("%s", intro);
   if (ImGui::BeginTable("##conv-scores", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("Δ = n − m");
     ImGui::TableSetupColumn("interleaved:\nseeded q, k");
@@ -149,8 +173,7 @@ void draw_conventions_view(ViewContext& ctx) {
     ImGui::TableSetupColumn("mixed: permuted q, k\nwith interleaved pairs");
     ImGui::TableHeadersRow();
     for (const auto& r : check.scores) {
-      worst = std::max(worst, r.difference);
-      mixed_gap = std::max(mixed_gap, std::fabs(r.mixed - r.interleaved));
+      if (std::find(shown.begin(), shown.end(), r.delta) == shown.end()) continue;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::Text("%lld", r.delta);
@@ -161,24 +184,15 @@ void draw_conventions_view(ViewContext& ctx) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(sci(r.difference).c_str());
       ImGui::TableNextColumn();
-      ImGui::PushStyleColor(ImGuiCol_Text, r.delta != 0 ? ImVec4(0.95f, 0.45f, 0.35f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_Text]);
+      ImGui::PushStyleColor(ImGuiCol_Text, r.delta != 0 ? ImVec4(0.95f, 0.45f, 0.35f, 1.0f) : style.Colors[ImGuiCol_Text]);
       ImGui::TextUnformatted(num(r.mixed).c_str());
       ImGui::PopStyleColor();
     }
     ImGui::EndTable();
   }
-  ImGui::TextWrapped("Interleaved vs half-split after the permutation: largest |difference| %s (%s 1e-12: %s).", sci(worst).c_str(),
-                     worst < 1e-12 ? "<" : "NOT <", worst < 1e-12 ? "equal up to rounding" : "they differ");
-  if (d == 2)
-    ImGui::TextWrapped("At d = 2 there is one pair, (0, 1), in both layouts: nothing to mix. Raise d to see the difference.");
-  else
-    ImGui::TextWrapped("Mixed (half-split vectors rotated with interleaved pairs): off by up to %.3g — not the trained scores.",
-                       mixed_gap);
-  teaching_note("The two layouts are the same RoPE with the dimensions renamed: converting Meta's LLaMA weights to Hugging Face "
-                "permutes the rows of W_q and W_k exactly like the lines above. Rotating half-split-trained vectors with "
-                "interleaved pairing (or seed 004's code, which builds half-split tables and pairs interleaved) turns the wrong "
-                "dims together: the scores are not the ones the model was trained with. At Δ = 0 every version gives q·k.");
-  ImGui::EndChild();
+  ImGui::TextWrapped("%s", equal);
+  ImGui::TextWrapped("%s", mixed);
+  if (level < 2) teaching_note(level == 0 ? note : short_note);
 }
 
 }  // namespace app

@@ -45,6 +45,36 @@ bool theta_input(const char* label, double& value, const char* tooltip) {
   return changed;
 }
 
+void numbers_table(long long d, long long L, const pe::ThetaWavelengths& low, const pe::ThetaWavelengths& high,
+                   const std::string& low_label, const std::string& high_label) {
+  if (!ImGui::BeginTable("##theta-numbers", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
+    return;
+  const std::string h0 = "d = " + std::to_string(d) + ", L = " + std::to_string(L);
+  ImGui::TableSetupColumn(h0.c_str());
+  ImGui::TableSetupColumn(low_label.c_str());
+  ImGui::TableSetupColumn(high_label.c_str());
+  ImGui::TableHeadersRow();
+  auto row = [](const char* what, const std::string& a, const std::string& b) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", what);
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", a.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", b.c_str());
+  };
+  auto count = [](const pe::ThetaWavelengths& t) { return std::to_string(t.pairs_wrapping) + " of " + std::to_string(t.pairs); };
+  auto turns = [](const pe::ThetaWavelengths& t) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3g", t.slowest_turns);
+    return std::string(buf) + (t.slowest_turns >= 1.0 ? " (wraps)" : " (never wraps)");
+  };
+  row("pairs with wavelength < L (a full turn inside the context)", count(low), count(high));
+  row("longest wavelength 2π·θ^((d−2)/d)", pe::short_number(low.longest_wavelength), pe::short_number(high.longest_wavelength));
+  row("turns of the slowest pair in L", turns(low), turns(high));
+  ImGui::EndTable();
+}
+
 }  // namespace
 
 void draw_theta_lesson_view(ViewContext& ctx) {
@@ -95,17 +125,23 @@ void draw_theta_lesson_view(ViewContext& ctx) {
                 "Code Llama uses θ = 10⁶ and Llama 3 θ = 5·10⁵.",
                 theta_text(s.theta_low).c_str(), d, pe::short_number(low.longest_wavelength).c_str(), theta_text(s.theta_high).c_str(),
                 pe::short_number(high.longest_wavelength).c_str());
+  // The same lesson in three lines, for a big UI scale on a small screen.
+  char short_note[400];
+  std::snprintf(short_note, sizeof short_note,
+                "Seed 001 has it backwards: with a low θ every pair wraps inside a long context (θ = %s, d = %lld: after %s "
+                "positions), so far positions look alike. Long-context models raise θ (Code Llama 10⁶, Llama 3 5·10⁵).",
+                theta_text(s.theta_low).c_str(), d, pe::short_number(low.longest_wavelength).c_str());
 
-  // Plots take what the table and the note leave, but never less than a readable height:
-  // at a large UI scale in a small window the view scrolls instead.
-  ImGui::BeginChild("##theta-lesson", ImGui::GetContentRegionAvail(), false, ctx.exporting ? ImGuiWindowFlags_NoScrollbar : 0);
-  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  // Numbers and the note first, then the plots fill what is left: nothing scrolls or is cut.
+  numbers_table(d, L, low, high, low_label, high_label);
   const ImGuiStyle& style = ImGui::GetStyle();
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
   const float width = ImGui::GetContentRegionAvail().x;
-  const float table_h = 4.0f * (ImGui::GetTextLineHeight() + 2 * style.CellPadding.y) + style.ItemSpacing.y;
-  const float note_h = ImGui::CalcTextSize(note, nullptr, false, width).y + style.ItemSpacing.y;
-  const float below_h = table_h + note_h + style.ItemSpacing.y;
-  const float plot_h = std::max(ImGui::GetContentRegionAvail().y - below_h, 14.0f * line_h);
+  auto text_h = [&](const char* t) { return ImGui::CalcTextSize(t, nullptr, false, width).y + style.ItemSpacing.y; };
+  const float plots_min = 12.0f * line_h;
+  const bool roomy = ImGui::GetContentRegionAvail().y - text_h(note) - line_h >= plots_min;
+  teaching_note(roomy ? note : short_note);
+  const float plot_h = std::max(ImGui::GetContentRegionAvail().y - line_h - style.ItemSpacing.y, 5.0f * line_h);
   const ImVec2 half{(width - style.ItemSpacing.x) * 0.5f, plot_h};
 
   // (a) Expected score of a random vector with itself: how similar two positions Δ apart look.
@@ -119,7 +155,7 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   ImGui::TextColored(high_col, "■ %s", high_label.c_str());
   ImGui::SameLine(0.0f, 2.0f * ImGui::GetFontSize());
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kLengthLine), "- - context length L = %lld", L);
-  if (plot::begin_plot("##theta-score", {half.x, half.y - line_h}, {.title = score_title.c_str(), .legend = false})) {
+  if (plot::begin_plot("##theta-score", half, {.title = score_title.c_str(), .legend = false})) {
     const double max_delta = double(std::max<long long>(L - 1, 1));
     plot::setup_axes({.label = "distance Δ", .scale = log_axis ? plot::Scale::Log : plot::Scale::Linear, .min = log_axis ? 1.0 : 0.0,
                       .max = max_delta},
@@ -152,10 +188,10 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   }
   ImGui::SameLine();
   // (b) Wavelength per pair against the context length.
-  if (plot::begin_plot("##theta-wavelength", {half.x, half.y - line_h}, {.title = "(b) Wavelength 2π·θ^(2i/d) per pair", .legend = false})) {
+  if (plot::begin_plot("##theta-wavelength", half, {.title = "(b) Wavelength 2π·θ^(2i/d) per pair", .legend = false})) {
     const std::vector<double> idx = index_axis(low.pairs), wl = as_vector(low.wavelengths), wh = as_vector(high.wavelengths);
     plot::setup_axes({.label = "pair i", .min = -0.5, .max = double(low.pairs) - 0.5},
-                     {.label = "wavelength (positions)", .scale = plot::Scale::Log, .min = low.wavelengths[0] / 2,
+                     {.label = "positions", .scale = plot::Scale::Log, .min = low.wavelengths[0] / 2,
                       .max = std::max({high.longest_wavelength, low.longest_wavelength, double(L)}) * 3.0});
     plot::plot_line(low_label.c_str(), idx, wl, {.color = kLow, .thickness = 2.0f, .markers = low.pairs <= 64});
     plot::plot_line(high_label.c_str(), idx, wh, {.color = kHigh, .thickness = 2.0f, .markers = low.pairs <= 64});
@@ -168,37 +204,6 @@ void draw_theta_lesson_view(ViewContext& ctx) {
     plot::end_plot();
   }
 
-  // The numbers, live.
-  if (ImGui::BeginTable("##theta-numbers", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    const std::string h0 = "d = " + std::to_string(d) + ", L = " + std::to_string(L);
-    ImGui::TableSetupColumn(h0.c_str());
-    ImGui::TableSetupColumn(low_label.c_str());
-    ImGui::TableSetupColumn(high_label.c_str());
-    ImGui::TableHeadersRow();
-    auto row = [](const char* what, const std::string& a, const std::string& b) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", what);
-      ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", a.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", b.c_str());
-    };
-    auto count = [](const pe::ThetaWavelengths& t) {
-      return std::to_string(t.pairs_wrapping) + " of " + std::to_string(t.pairs);
-    };
-    auto turns = [](const pe::ThetaWavelengths& t) {
-      char buf[48];
-      std::snprintf(buf, sizeof buf, "%.3g", t.slowest_turns);
-      return std::string(buf) + (t.slowest_turns >= 1.0 ? " (wraps)" : " (never wraps)");
-    };
-    row("pairs with wavelength < L (a full turn inside the context)", count(low), count(high));
-    row("longest wavelength 2π·θ^((d−2)/d)", pe::short_number(low.longest_wavelength), pe::short_number(high.longest_wavelength));
-    row("turns of the slowest pair in L", turns(low), turns(high));
-    ImGui::EndTable();
-  }
-  teaching_note(note);
-  ImGui::EndChild();
 }
 
 }  // namespace app
