@@ -153,51 +153,103 @@ void draw_comparison_view(ViewContext& ctx) {
     ImGui::TextColored({1, 0.45f, 0.4f, 1}, "Cannot measure: %s", error.c_str());
     return;
   }
-  ImGui::TextWrapped("Measured for d = head_dim = %lld, training length L = learned_max_len = %lld (set both in the panel), θ = %g, "
-                     "ALiBi head %lld of %lld (slope %g). Each \"seeds say\" row quotes the seeds' tables (000-004); the "
-                     "\"measured\" row below it is computed now.",
-                     params.dim, params.max_len, params.theta, std::clamp<long long>(s.head, 1, s.heads), s.heads, params.alibi_slope);
-
-  // Narrow (UI scale 2, small windows): the chart goes under the table; the view scrolls.
-  const bool narrow = ctx.size.x < 60 * ImGui::GetFontSize();
-  const float chart_w = narrow ? std::min(ImGui::GetContentRegionAvail().x, 34 * ImGui::GetFontSize())
-                               : std::min(ctx.size.x * 0.28f, 26 * ImGui::GetFontSize());
-  const float chart_h = std::max(14 * ImGui::GetTextLineHeightWithSpacing() * 0.75f, chart_w * 0.8f);
   const ImVec4 bad(0.85f, 0.25f, 0.2f, 0.22f);
-  ImGui::BeginChild("##comparison-scroll", {0, 0}, false, ctx.exporting ? ImGuiWindowFlags_NoScrollbar : 0);
-  const float table_w = narrow ? ImGui::GetContentRegionAvail().x
-                               : ImGui::GetContentRegionAvail().x - chart_w - ImGui::GetStyle().ItemSpacing.x;
-  ImGui::BeginGroup();
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
-  if (ImGui::BeginTable("##comparison", 6, flags, {table_w, 0})) {
-    float property_w = 0;  // the longest single word of a property name: names wrap between words
-    for (const char* w : {"Computation", "parameters", "position", "training"}) property_w = std::max(property_w, ImGui::CalcTextSize(w).x);
-    ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthFixed, property_w);
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("measured").x);
-    for (const char* n : kNames) ImGui::TableSetupColumn(n, ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableHeadersRow();
-    for (std::size_t row = 0; row < std::size(kClaims); ++row) {
+  // One property's two rows ("seeds say", "measured"), or all of them.
+  auto table_rows = [&](std::size_t first, std::size_t last, bool property_column) {
+    for (std::size_t row = first; row < last; ++row) {
       ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextWrapped("%s", kClaims[row].property);
-      ImGui::TableSetColumnIndex(1);
+      int col = 0;
+      if (property_column) {
+        ImGui::TableSetColumnIndex(col++);
+        ImGui::TextWrapped("%s", kClaims[row].property);
+      }
+      ImGui::TableSetColumnIndex(col);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       ImGui::TextWrapped("seeds say");
       for (int m = 0; m < 4; ++m) {
-        ImGui::TableSetColumnIndex(m + 2);
+        ImGui::TableSetColumnIndex(col + 1 + m);
         ImGui::TextWrapped("%s", kClaims[row].seeds[m]);
       }
       ImGui::PopStyleColor();
       ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(1);
+      ImGui::TableSetColumnIndex(col);
       ImGui::TextWrapped("measured");
       for (int m = 0; m < 4; ++m) {
-        ImGui::TableSetColumnIndex(m + 2);
+        ImGui::TableSetColumnIndex(col + 1 + m);
         const Cell& c = cells[row][std::size_t(m)];
         if (c.contradicts) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, ImGui::GetColorU32(bad));
         ImGui::TextWrapped("%s", c.text.c_str());
       }
     }
+  };
+  auto setup_columns = [&](bool property_column) {
+    if (property_column) {
+      float property_w = 0;  // the longest single word of a property name: names wrap between words
+      for (const char* w : {"Computation", "parameters", "position", "training"}) property_w = std::max(property_w, ImGui::CalcTextSize(w).x);
+      ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthFixed, property_w);
+    }
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("measured").x);
+    for (const char* n : kNames) ImGui::TableSetupColumn(n, ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+  };
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
+  const std::string note =
+      "Red cells: the measurement contradicts a seed. Relative check: random content vectors x, x' at positions m and m+Δ "
+      "(additive methods add the position vector; RoPE rotates; ALiBi adds −slope·|Δ|), max over " + std::to_string(params.trials) +
+      " random (x, x', m, Δ) with m + Δ < " + std::to_string(result[0].positions_checked) + ". "
+      "\"Unseen\" angles: past L the slow pairs reach rotation angles training never produced (extrapolation view), which is "
+      "why plain RoPE and sinusoidal do not extrapolate well and why PI / NTK / YaRN / Llama 3 scaling exist.";
+
+  // Everything at once when it fits (measured on the last frame drawn that way at this
+  // width and font size); otherwise one page at a time, so no line is cut at the edge
+  // (projector at 2×). Exports always show everything.
+  static float full_height = 0, measured_width = -1, measured_font = -1;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const bool measured = measured_width == avail.x && measured_font == ImGui::GetFontSize();
+  const bool paged = !ctx.exporting && measured && full_height > avail.y;
+  static int page = 0;
+  if (paged) {
+    constexpr int kPages = int(std::size(kClaims)) + 1;
+    const char* labels[kPages];
+    for (int i = 0; i + 1 < kPages; ++i) labels[i] = kClaims[i].property;
+    labels[kPages - 1] = "Parameter chart";
+    ImGui::Text("d = %lld, L = %lld.", params.dim, params.max_len);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(std::min(avail.x * 0.5f, 16 * ImGui::GetFontSize()));
+    ImGui::Combo("page", &page, labels, kPages);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The window is too small for the whole table at this UI scale: one property at a time.");
+    page = std::clamp(page, 0, kPages - 1);
+    if (page < kPages - 1) {
+      ImGui::TextUnformatted(kClaims[page].property);
+      if (ImGui::BeginTable("##comparison-page", 5, flags)) {
+        setup_columns(false);
+        table_rows(std::size_t(page), std::size_t(page) + 1, false);
+        ImGui::EndTable();
+      }
+    } else {
+      const float w = std::min(avail.x, 30 * ImGui::GetFontSize());
+      parameter_bars(result, params, {w, std::min(ImGui::GetContentRegionAvail().y - 2 * ImGui::GetTextLineHeightWithSpacing(), w * 0.6f)});
+      ImGui::TextWrapped("Seed 004's own example: 512 × 768 = %s.", with_commas(512LL * 768).c_str());
+    }
+    return;
+  }
+
+  const float top = ImGui::GetCursorPosY();
+  ImGui::TextWrapped("Measured for d = head_dim = %lld, training length L = learned_max_len = %lld (set both in the panel), θ = %g, "
+                     "ALiBi head %lld of %lld (slope %g). Each \"seeds say\" row quotes the seeds' tables (000-004); the "
+                     "\"measured\" row below it is computed now.",
+                     params.dim, params.max_len, params.theta, std::clamp<long long>(s.head, 1, s.heads), s.heads, params.alibi_slope);
+  // Narrow: the chart goes under the table.
+  const bool narrow = ctx.size.x < 60 * ImGui::GetFontSize();
+  const float chart_w = narrow ? std::min(ImGui::GetContentRegionAvail().x, 34 * ImGui::GetFontSize())
+                               : std::min(ctx.size.x * 0.28f, 26 * ImGui::GetFontSize());
+  const float chart_h = std::max(14 * ImGui::GetTextLineHeightWithSpacing() * 0.75f, chart_w * 0.8f);
+  const float table_w = narrow ? ImGui::GetContentRegionAvail().x
+                               : ImGui::GetContentRegionAvail().x - chart_w - ImGui::GetStyle().ItemSpacing.x;
+  ImGui::BeginGroup();
+  if (ImGui::BeginTable("##comparison", 6, flags, {table_w, 0})) {
+    setup_columns(true);
+    table_rows(0, std::size(kClaims), true);
     ImGui::EndTable();
   }
   ImGui::EndGroup();
@@ -209,14 +261,16 @@ void draw_comparison_view(ViewContext& ctx) {
                      with_commas(512LL * 768).c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
-  const std::string note =
-      "Red cells: the measurement contradicts a seed. Relative check: random content vectors x, x' at positions m and m+Δ "
-      "(additive methods add the position vector; RoPE rotates; ALiBi adds −slope·|Δ|), max over " + std::to_string(params.trials) +
-      " random (x, x', m, Δ) with m + Δ < " + std::to_string(result[0].positions_checked) + ". "
-      "\"Unseen\" angles: past L the slow pairs reach rotation angles training never produced (extrapolation view), which is "
-      "why plain RoPE and sinusoidal do not extrapolate well and why PI / NTK / YaRN / Llama 3 scaling exist.";
   teaching_note(note.c_str());
-  ImGui::EndChild();
+  // A table's very first frame wraps text into zero-width columns (far too tall): heights
+  // count from the second full frame on.
+  static bool table_laid_out = false;
+  if (table_laid_out) {
+    full_height = ImGui::GetCursorPosY() - top;
+    measured_width = avail.x;
+    measured_font = ImGui::GetFontSize();
+  }
+  table_laid_out = true;
 }
 
 }  // namespace app

@@ -32,6 +32,9 @@ std::string format_difference(double v) {
   return buf;
 }
 
+// Table cells wrap their text rather than letting the cell edge cut it.
+void wrapped(const char* text) { ImGui::TextWrapped("%s", text); }
+
 ImU32 readable_text_on(ImU32 bg) {
   const double r = (bg >> IM_COL32_R_SHIFT & 0xff) / 255.0, g = (bg >> IM_COL32_G_SHIFT & 0xff) / 255.0,
                b = (bg >> IM_COL32_B_SHIFT & 0xff) / 255.0;
@@ -110,8 +113,16 @@ void draw_permutation_view(ViewContext& ctx) {
   static std::vector<std::string> words_a, words_b;
   static long long dim = 0;
 
-  // The whole view scrolls when it does not fit (UI scale 2, small windows).
-  ImGui::BeginChild("##permutation-scroll", {0, 0}, false, ctx.exporting ? ImGuiWindowFlags_NoScrollbar : 0);
+  // Everything at once when it fits (measured on the last frame drawn that way at this
+  // width, font size and sentence length); otherwise one page at a time, so no line is cut
+  // at the edge (projector at 2×). Exports always show everything.
+  static float full_height = 0, measured_width = -1, measured_font = -1;
+  static std::string measured_sentences;
+  static int page = 0;
+  const ImVec2 avail0 = ImGui::GetContentRegionAvail();
+  const float top = ImGui::GetCursorPosY();
+  const bool paged = !ctx.exporting && measured_width == avail0.x && measured_font == ImGui::GetFontSize() &&
+                     measured_sentences == s.tokens + "\n" + s.tokens_b && full_height > avail0.y;
   if (!ctx.exporting) {
     // Edited here directly; split_tokens and the word-count check below read them each frame.
     const float w = std::min(ImGui::GetContentRegionAvail().x * 0.3f, 24 * ImGui::GetFontSize());
@@ -130,12 +141,10 @@ void draw_permutation_view(ViewContext& ctx) {
     if (t->empty() || static_cast<long long>(t->size()) > kMaxTokens) {
       ImGui::TextColored({1, 0.45f, 0.4f, 1}, "Each sentence needs 1 ... %lld words (A has %zu, B has %zu).", kMaxTokens,
                          a.size(), b.size());
-      ImGui::EndChild();
       return;
     }
   if (!ctx.derived.error.empty()) {
     show_state_error(ctx.derived);
-    ImGui::EndChild();
     return;
   }
 
@@ -152,10 +161,17 @@ void draw_permutation_view(ViewContext& ctx) {
     dim = params.dim;
   }
 
-  ImGui::TextWrapped("d = %lld (min(head_dim %lld, %lld)): one seeded vector per distinct word, q, k, v by seeded random %lld × %lld "
+  constexpr const char* kPages[] = {"A and B", "A and B put back", "every method", "each word", "how it is computed"};
+  if (paged) {
+    ImGui::SetNextItemWidth(std::min(avail0.x * 0.5f, 14 * ImGui::GetFontSize()));
+    ImGui::Combo("page", &page, kPages, int(std::size(kPages)));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The window is too small for everything at this UI scale: one part at a time.");
+  }
+  if (!paged || page == 4)
+    ImGui::TextWrapped("d = %lld (min(head_dim %lld, %lld)): one seeded vector per distinct word, q, k, v by seeded random %lld × %lld "
               "matrices; no causal mask.",
               dim, s.rope.head_dim, pe::kPermutationDemoMaxDim, dim, dim);
-  if (!ctx.exporting) {
+  if (!ctx.exporting && (!paged || page <= 1)) {
     ImGui::TextUnformatted("Show:");
     const ImGuiStyle& st = ImGui::GetStyle();
     for (int m = 0; m < 5; ++m) {
@@ -174,10 +190,12 @@ void draw_permutation_view(ViewContext& ctx) {
   // goes under A, which is the pair to compare.
   const float avail = ImGui::GetContentRegionAvail().x;
   const float need = std::max(matrix_width_with_numbers(words_a), matrix_width_with_numbers(words_b));
-  const int across = 3 * need + 2 * spacing <= avail || 2 * need + spacing > avail ? 3 : 2;
+  const int across = paged ? 2 : 3 * need + 2 * spacing <= avail || 2 * need + spacing > avail ? 3 : 2;
   const float mat_w = (avail - float(across - 1) * spacing) / float(across);
   ImGui::Spacing();
-  if (!r.error.empty()) {
+  if (paged && page > 1) {
+    // another page
+  } else if (!r.error.empty()) {
     ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%s: %s", kMethodLabels[method], r.error.c_str());
     if (r.method == pe::AttentionMethod::Learned)
       teaching_note("The learned table has no row for these positions: raise learned_max_len in the panel (seed 004 §3).");
@@ -187,10 +205,13 @@ void draw_permutation_view(ViewContext& ctx) {
     matrix_table("##perm-a", std::string("A, ") + kMethodLabels[method], words_a,
                  [&](long long i, long long j) { return r.a->weights(i, j); }, vmax, mat_w);
     ImGui::SameLine(0, spacing);
-    matrix_table("##perm-b", std::string("B, ") + kMethodLabels[method], words_b,
+    if (!paged || page == 0)
+      matrix_table("##perm-b", std::string("B, ") + kMethodLabels[method], words_b,
                  [&](long long i, long long j) { return r.b->weights(i, j); }, vmax, mat_w);
     if (across == 3) ImGui::SameLine(0, spacing);
-    if (r.check.is_reordering) {
+    if (paged && page == 0) {
+      // B as typed only
+    } else if (r.check.is_reordering) {
       matrix_table("##perm-back", "B, rows and columns put back in A's word order", words_a,
                    [&](long long i, long long j) {
                      return r.b->weights(r.check.b_index[std::size_t(i)], r.check.b_index[std::size_t(j)]);
@@ -212,12 +233,17 @@ void draw_permutation_view(ViewContext& ctx) {
     teaching_note(scale);
   }
 
+  // Stretched to the view's width (never past it); headers that do not fit get an ellipsis.
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  const float table_w = std::min(ImGui::GetContentRegionAvail().x, 64 * ImGui::GetFontSize());
   // ---- Every method at once: is B just A reordered?
+  if (!paged || page == 2) {
   ImGui::Spacing();
-  ImGui::TextUnformatted("Is B's attention just A's with the words reordered? (max over all entries)");
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("##perm-summary", 4, flags)) {
-    ImGui::TableSetupColumn("method");
+  wrapped("Is B's attention just A's with the words reordered? (max over all entries)");
+  if (ImGui::BeginTable("##perm-summary", 4, flags, {table_w, 0})) {
+    float label_w = 0;
+    for (const char* l : kMethodLabels) label_w = std::max(label_w, ImGui::CalcTextSize(l).x);
+    ImGui::TableSetupColumn("method", ImGuiTableColumnFlags_WidthFixed, std::min(label_w, table_w * 0.3f));
     ImGui::TableSetupColumn("max |weight A − weight B|");
     ImGui::TableSetupColumn("max |output A − output B|");
     ImGui::TableSetupColumn("can the model tell A from B?");
@@ -226,60 +252,61 @@ void draw_permutation_view(ViewContext& ctx) {
       const auto& x = demo.methods[m];
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(kMethodLabels[m]);
+      wrapped(kMethodLabels[m]);
       if (!x.error.empty()) {
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted("—");
+        wrapped("—");
         ImGui::TableSetColumnIndex(2);
-        ImGui::TextUnformatted("—");
+        wrapped("—");
         ImGui::TableSetColumnIndex(3);
-        ImGui::TextUnformatted(x.method == pe::AttentionMethod::Learned ? "cannot run: no row for a position" : "cannot run");
+        wrapped(x.method == pe::AttentionMethod::Learned ? "cannot run: no row for a position" : "cannot run");
         continue;
       }
       if (!x.check.is_reordering) {
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted("B is not a reordering of A");
+        wrapped("B is not a reordering of A");
         continue;
       }
       ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(format_difference(x.check.max_weight_difference).c_str());
+      wrapped(format_difference(x.check.max_weight_difference).c_str());
       ImGui::TableSetColumnIndex(2);
-      ImGui::TextUnformatted(format_difference(x.check.max_output_difference).c_str());
+      wrapped(format_difference(x.check.max_output_difference).c_str());
       ImGui::TableSetColumnIndex(3);
       const bool same = x.check.max_weight_difference == 0.0 && x.check.max_output_difference == 0.0;
       if (same) {
         // A tinted row (readable in both themes) instead of coloured text.
         ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(ImVec4(0.95f, 0.55f, 0.2f, 0.3f)));
-        ImGui::TextUnformatted("no: identical, word order is invisible");
+        wrapped("no: identical, word order is invisible");
       } else {
-        ImGui::TextUnformatted("yes: the weights differ");
+        wrapped("yes: the weights differ");
       }
     }
     ImGui::EndTable();
   }
   if (!demo.words.is_reordering) teaching_note((demo.words.reason + " — type the same words in another order.").c_str());
+  }
 
   // ---- Each word's output (Σ_j weight·v_j) in A and in B
-  if (demo.words.is_reordering) {
+  if (demo.words.is_reordering && (!paged || page == 3)) {
     ImGui::Spacing();
     ImGui::Text("Each word's output (the weighted sum of values, %lld numbers): max |A − B| for the same word", dim);
-    if (ImGui::BeginTable("##perm-words", 7, flags)) {
+    if (ImGui::BeginTable("##perm-words", 7, flags, {table_w, 0})) {
       ImGui::TableSetupColumn("word");
       ImGui::TableSetupColumn("place in A → B");
-      for (const char* label : kMethodLabels) ImGui::TableSetupColumn(label);
+      for (const char* label : {"none", "sinusoidal", "learned", "RoPE", "ALiBi"}) ImGui::TableSetupColumn(label);
       ImGui::TableHeadersRow();
       for (std::size_t i = 0; i < words_a.size(); ++i) {
         const long long bi = demo.words.b_index[i];
         if (static_cast<long long>(i) == bi && words_a.size() > 8) continue;  // long sentences: only the moved words
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
-        ImGui::TextUnformatted(words_a[i].c_str());
+        wrapped(words_a[i].c_str());
         ImGui::TableSetColumnIndex(1);
-        ImGui::Text("%zu → %lld%s", i + 1, bi + 1, static_cast<long long>(i) == bi ? " (same)" : "");
+        ImGui::TextWrapped("%zu → %lld%s", i + 1, bi + 1, static_cast<long long>(i) == bi ? " (same)" : "");
         for (std::size_t m = 0; m < demo.methods.size(); ++m) {
           ImGui::TableSetColumnIndex(int(m) + 2);
           const auto& x = demo.methods[m];
-          ImGui::TextUnformatted(x.error.empty() && x.check.is_reordering
+          wrapped(x.error.empty() && x.check.is_reordering
                                      ? format_difference(x.check.output_difference[i]).c_str()
                                      : "—");
         }
@@ -308,13 +335,25 @@ void draw_permutation_view(ViewContext& ctx) {
                   shown + 1, va.c_str(), bi + 1, vb.c_str());
     }
   }
-  teaching_note(
+  if (!paged || page == 4)
+    teaching_note(
       "Without positions each word is one fixed vector, and attention only compares vectors: reordering the words reorders "
       "the rows and columns of the matrix and nothing else, so every word's output is the same in both sentences. The seeds "
       "call this \"permutation invariance\"; strictly it is equivariance (the outputs move with their words). A causal mask "
       "would itself reveal order, so none is used here. Learned rows are N(0, 0.02) as at initialisation: small, so their "
       "change is small but not zero. ALiBi here is −slope·|i − j| (no mask).");
-  ImGui::EndChild();
+  if (!paged) {
+    // A table's very first frame wraps text into zero-width columns (far too tall): heights
+    // count from the second full frame on.
+    static bool tables_laid_out = false;
+    if (tables_laid_out) {
+      full_height = ImGui::GetCursorPosY() - top;
+      measured_width = avail0.x;
+      measured_font = ImGui::GetFontSize();
+      measured_sentences = s.tokens + "\n" + s.tokens_b;
+    }
+    tables_laid_out = true;
+  }
 }
 
 }  // namespace app
