@@ -187,7 +187,9 @@ std::string session_to_json(const AppState& s) {
       {"theta_low", s.theta_low},
       {"theta_high", s.theta_high},
   };
-  return j.dump(2) + "\n";
+  // Tokens and file names may hold any bytes (command line, directory names); invalid UTF-8
+  // becomes U+FFFD instead of a json::type_error that would lose the whole session.
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 AppState session_from_json(const std::string& text, const AppState& base, std::vector<std::string>& warnings) {
@@ -197,6 +199,10 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
   } catch (const json::parse_error& e) {
     throw SessionError("not valid JSON at " + position_of(text, e.byte > 0 ? e.byte - 1 : 0) + ": " +
                        std::string(e.what()).substr(std::string(e.what()).find(':') + 1));
+  } catch (const json::exception& e) {
+    // A number beyond double's range ("1e400") is an out_of_range error, not a parse_error.
+    const std::string what = e.what();
+    throw SessionError("not valid JSON: " + what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
   }
   if (!j.is_object()) throw SessionError("a session must be a JSON object, got " + std::string(j.type_name()));
   if (!j.contains("pe_viz_session")) throw SessionError("pe_viz_session: missing (not a pe-viz session file?)");
