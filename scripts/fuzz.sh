@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) and fuzzes each for a while.
+# Exits non-zero on any crash, sanitizer report, leak, timeout or out-of-memory.
+#
+#   scripts/fuzz.sh [SECONDS]   fuzz each target SECONDS (default 20) on a temporary copy
+#                               of its seed corpus; SECONDS = 0 only replays the seeds
+#
+# Targets (tests/fuzz/): fuzz_hf_config (config.json loader), fuzz_session (session
+# files), fuzz_cli_params (command-line options). Seeds: tests/fuzz/corpus/<target>/, and
+# assets/presets/*.json for fuzz_hf_config. Build dir: $PE_VIZ_FUZZ_BUILD_DIR (default
+# build-fuzz/); crash inputs are kept in <build dir>/fuzz-artifacts/. New corpus entries
+# are discarded, so the repository is never modified. Reproduce a crash with
+#   <build dir>/tests/fuzz/<target> <artifact file>
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${PE_VIZ_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
+SECONDS_PER_TARGET="${1:-20}"
+TARGETS=(fuzz_hf_config fuzz_session fuzz_cli_params)
+
+case "$SECONDS_PER_TARGET" in
+  -h | --help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  '' | *[!0-9]*) echo "scripts/fuzz.sh: SECONDS must be a whole number, got '$SECONDS_PER_TARGET'" >&2; exit 2 ;;
+esac
+if [[ $# -gt 1 ]]; then echo "scripts/fuzz.sh: one argument at most (try --help)" >&2; exit 2; fi
+
+command -v clang++ >/dev/null || "$ROOT/scripts/deps.sh"
+command -v clang++ >/dev/null || { echo "scripts/fuzz.sh: clang++ not found (libFuzzer needs clang)" >&2; exit 1; }
+
+if [[ -f "$BUILD_DIR/CMakeCache.txt" ]] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang' "$BUILD_DIR/CMakeCache.txt"; then
+  echo "scripts/fuzz.sh: $BUILD_DIR was configured with another compiler; remove it or set PE_VIZ_FUZZ_BUILD_DIR" >&2
+  exit 1
+fi
+if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
+  GENERATOR=()
+  command -v ninja >/dev/null && GENERATOR=(-G Ninja)
+  CC=clang CXX=clang++ cmake -S "$ROOT" -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DPE_VIZ_FUZZ=ON -DPE_VIZ_BUILD_TESTS=OFF -DPE_VIZ_BUILD_BENCH=OFF
+fi
+cmake --build "$BUILD_DIR" -j "${PE_VIZ_FUZZ_JOBS:-$(nproc)}" --target "${TARGETS[@]}"
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/pe-viz-fuzz.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+ARTIFACTS="$BUILD_DIR/fuzz-artifacts"
+mkdir -p "$ARTIFACTS"
+# Reports must stop the run with a stack; libFuzzer turns them into a non-zero exit.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:symbolize=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+
+failed=()
+for target in "${TARGETS[@]}"; do
+  corpus="$WORK/$target"
+  mkdir -p "$corpus"
+  cp "$ROOT/tests/fuzz/corpus/$target/"* "$corpus/"
+  [[ "$target" == fuzz_hf_config ]] && cp "$ROOT/assets/presets/"*.json "$corpus/"
+  args=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$ARTIFACTS/$target-"
+        -dict="$ROOT/tests/fuzz/dict/$target.dict")
+  log="$WORK/$target.log"
+  echo "== $target: $( [[ $SECONDS_PER_TARGET -eq 0 ]] && echo "replaying seeds" || echo "${SECONDS_PER_TARGET}s" )"
+  status=0
+  if [[ "$SECONDS_PER_TARGET" -eq 0 ]]; then
+    "$BUILD_DIR/tests/fuzz/$target" "${args[@]}" "$corpus"/* >"$log" 2>&1 || status=$?
+  else
+    "$BUILD_DIR/tests/fuzz/$target" "${args[@]}" -max_total_time="$SECONDS_PER_TARGET" "$corpus" >"$log" 2>&1 || status=$?
+  fi
+  if [[ $status -ne 0 ]]; then
+    failed+=("$target")
+    # The report (sanitizer stack or invariant message) and where the input was saved.
+    grep -v '^#[0-9]' "$log" | tail -n 60 >&2
+    echo "== $target FAILED (exit $status); input saved under $ARTIFACTS/" >&2
+  else
+    grep -E '^#[0-9]+.*(DONE|INITED)|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)|^Executed' "$log" | tail -n 5
+  fi
+done
+
+if [[ ${#failed[@]} -gt 0 ]]; then
+  echo "scripts/fuzz.sh: failed: ${failed[*]}" >&2
+  exit 1
+fi
+echo "scripts/fuzz.sh: ${#TARGETS[@]} targets, no crash"
