@@ -103,7 +103,8 @@ std::string dump_json(const pe::RopeConfig& c, long long length, long long rows)
     }
     j["rows"] = {{"first_position", 0}, {"cos", std::move(cos_rows)}, {"sin", std::move(sin_rows)}};
   }
-  return j.dump(2);
+  // A config's name is its directory's name, which may be any bytes: U+FFFD, not a throw.
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
 std::string presets_json() {

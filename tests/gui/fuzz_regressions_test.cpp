@@ -7,7 +7,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/dump_command.hpp"
 #include "cli/state_options.hpp"
+#include "pe/config.hpp"
 #include "state/session_file.hpp"
 
 namespace {
@@ -51,6 +53,16 @@ TEST(FuzzRegressions, StateWithInvalidUtf8TokensSavesAndReloads) {
   EXPECT_EQ(again.tokens, "the \xef\xbf\xbd\xef\xbf\xbd dog");
   EXPECT_EQ(app::split_tokens(again.tokens).size(), app::split_tokens(s.tokens).size());
   EXPECT_EQ(app::validate_state(again), "");
+}
+
+// Same class, found while fixing the above: `pe-viz dump --config <dir>/config.json` names
+// the config after its directory, and a directory name that is not UTF-8 made the dump throw.
+TEST(FuzzRegressions, DumpOfConfigNamedWithInvalidUtf8Works) {
+  pe::RopeConfig c = pe::load_preset("llama-2-7b");
+  c.name = "model-\xff";
+  std::string text;
+  ASSERT_NO_THROW(text = app::dump_json(c, 4096));
+  EXPECT_NE(text.find("model-\xef\xbf\xbd"), std::string::npos);
 }
 
 }  // namespace
