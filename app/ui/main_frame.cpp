@@ -90,6 +90,7 @@ void draw_view_tabs(AppState& state, const Derived& derived, double time, bool e
   const ViewInfo* current = find_view(state.view);
   if (!current) current = &all_views()[0];
   if (!ImGui::BeginTabBar("##group-tabs")) return;
+  bool drawn = false;
   for (const char* group : view_groups()) {
     const bool force_group = pending && std::string(current->group) == group;
     const bool open = ImGui::BeginTabItem(group, nullptr, force_group ? ImGuiTabItemFlags_SetSelected : 0);
@@ -122,6 +123,7 @@ void draw_view_tabs(AppState& state, const Derived& derived, double time, bool e
             last_selected = v.name;
             group_view[group] = v.name;
             draw_view(v, state, derived, time, exporting, true);
+            drawn = true;
           }
           ImGui::EndTabItem();
         } else if (ImGui::IsItemHovered()) {
@@ -129,6 +131,13 @@ void draw_view_tabs(AppState& state, const Derived& derived, double time, bool e
         }
       }
       ImGui::EndTabBar();
+    }
+    // While ImGui catches up with a programmatic switch (a frame or two), the new view is
+    // already drawn under the old tabs rather than leaving the area empty.
+    if (!drawn) {
+      const ViewInfo* target = find_view(state.view);
+      draw_view(target ? *target : *current, state, derived, time, exporting, true);
+      drawn = true;
     }
     ImGui::PopID();
     ImGui::EndTabItem();

@@ -60,9 +60,11 @@ class TeachingViewsTest : public SessionTest {
     session().frame(0.0);  // derived results for the current state
     return app::view_csv(view, session().state(), session().derived());
   }
+  // Five frames: tabs follow a programmatic switch within two, and a new ImGui table sizes
+  // its columns over the next two.
   Image window_view(const std::string& view) {
     session().state().view = view;
-    return window_frames(3);
+    return window_frames(5);
   }
 };
 
