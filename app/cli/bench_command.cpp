@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/soak_driver.hpp"
 #include "platform/app_session.hpp"
 #include "render/gl_errors.hpp"
 #include "views/view.hpp"
@@ -30,9 +31,39 @@ Stats stats(std::vector<double> v) {
 }
 
 struct BenchConfig {
-  const char* name;
+  std::string name;
   long long length, dim;
 };
+
+// --soak: prints RSS checkpoints, the growth since frame `report_every` and GL errors.
+// Exit 3 on GL errors, 4 when the growth exceeds --max-growth, 5 on invalid driver states.
+int run_soak_mode(long long frames, long long report_every, double max_growth, long long max_dim, int width, int height) {
+  AppSession session(default_state(), {.width = width, .height = height, .visible = false});
+  std::printf("pe-viz bench --soak: %lld frames at %dx%d, renderer %s, driver period %lld frames\n", frames, width, height,
+              reinterpret_cast<const char*>(glGetString(GL_RENDERER)), soak_period());
+  std::fflush(stdout);
+  const SoakResult r = run_soak(session, {.frames = frames, .report_every = report_every, .max_dim = max_dim}, stdout);
+  for (const auto& e : r.first_errors) std::printf("GL error: %s\n", e.c_str());
+  std::vector<SoakResult::ViewTime> times = r.view_times;
+  std::sort(times.begin(), times.end(), [](const auto& a, const auto& b) { return a.total_ms > b.total_ms; });
+  std::printf("%-28s %7s %9s %9s  slowest frame\n", "shown", "frames", "mean_ms", "max_ms");
+  for (const auto& t : times)
+    std::printf("%-28s %7lld %9.1f %9.1f  %s\n", t.view.c_str(), t.frames, t.total_ms / double(std::max(t.frames, 1LL)), t.max_ms,
+                t.slowest.c_str());
+  for (const auto& j : r.largest_jumps)
+    std::printf("RSS +%.1f MiB in frame %lld: %s\n", double(j.kib) / 1024.0, j.frame, j.what.c_str());
+  if (r.invalid_states) std::printf("invalid driver states: %lld (first: %s)\n", r.invalid_states, r.first_invalid.c_str());
+  const double growth = r.growth_percent(report_every);
+  const double floor_growth = r.growth_percent(report_every, true);
+  const MemoryStatus end = r.checkpoints.empty() ? MemoryStatus{} : r.checkpoints.back().memory;
+  std::printf("soak: frames=%lld seconds=%.1f fps=%.1f rss_end_kib=%lld hwm_end_kib=%lld growth_since_%lld=%.2f%% "
+              "floor_growth=%.2f%% gl_errors=%llu invalid_states=%lld\n",
+              frames, r.seconds, double(frames) / std::max(r.seconds, 1e-9), end.rss_kib, end.hwm_kib, report_every, growth,
+              floor_growth, static_cast<unsigned long long>(r.gl_errors), r.invalid_states);
+  if (r.gl_errors) return 3;
+  if (max_growth >= 0 && frames > report_every && floor_growth > max_growth) return 4;
+  return r.invalid_states ? 5 : 0;
+}
 
 }  // namespace
 
@@ -43,11 +74,36 @@ int run_bench_command(int argc, char** argv) {
   cli.add_option("--frames", frames, "Frames per view and config (>= 10)")->check(CLI::Range(10, 100000));
   cli.add_option("--width", width, "Window width")->check(CLI::Range(320, 8192));
   cli.add_option("--height", height, "Window height")->check(CLI::Range(240, 8192));
-  cli.add_option("--views", views, "Views to time");
+  cli.add_option("--views", views, "Views to time (\"all\": every view)");
+  long long length = 0, dim = 0, soak = 0, report_every = 1000;
+  double max_growth = -1;
+  long long soak_max_dim = kMaxViewDim;
+  cli.add_option("--length", length, "Time only this length L (with --dim)")->check(CLI::Range(1LL, 1'000'000'000LL));
+  cli.add_option("--dim", dim, "Time only this dimension d (with --length)")->check(CLI::Range(2LL, kMaxViewDim));
+  cli.add_option("--soak", soak, "Soak test instead: this many frames of the full GUI while a driver moves every control; "
+                 "prints RSS (VmRSS, VmHWM) every --report-every frames")->check(CLI::Range(1LL, 100'000'000LL));
+  cli.add_option("--report-every", report_every, "Soak checkpoint interval; growth is measured from the first")
+      ->check(CLI::Range(1LL, 100'000'000LL));
+  cli.add_option("--soak-max-dim", soak_max_dim, "Soak: largest d the driver sets (default: the views' maximum)")
+      ->check(CLI::Range(2LL, kMaxViewDim));
+  cli.add_option("--max-growth", max_growth, "Soak: exit 4 when VmRSS grew by more than this many % since the first checkpoint");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return cli.exit(e);
+  }
+  fix_malloc_mmap_threshold();
+  if (soak > 0) {
+    try {
+      return run_soak_mode(soak, report_every, max_growth, soak_max_dim, width, height);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "pe-viz bench: %s\n", e.what());
+      return 1;
+    }
+  }
+  if (views.size() == 1 && views[0] == "all") {
+    views.clear();
+    for (const auto& v : all_views()) views.emplace_back(v.name);
   }
   for (const auto& v : views)
     if (!find_view(v)) {
@@ -55,9 +111,17 @@ int run_bench_command(int argc, char** argv) {
       return 2;
     }
 
-  const BenchConfig configs[] = {{"teaching (L=128, d=64)", 128, 64},
-                                 {"L=131072, d=128", 131072, 128},
-                                 {"L=1000000, d=256", 1000000, 256}};
+  std::vector<BenchConfig> configs = {{"teaching (L=128, d=64)", 128, 64},
+                                      {"L=131072, d=128", 131072, 128},
+                                      {"L=1000000, d=256", 1000000, 256}};
+  if (length > 0 || dim > 0) {
+    if (dim % 2) {
+      std::fprintf(stderr, "pe-viz bench: --dim %lld: RoPE needs an even dimension\n", dim);
+      return 2;
+    }
+    const long long l = length > 0 ? length : 128, d = dim > 0 ? dim : 64;
+    configs = {{"L=" + std::to_string(l) + ", d=" + std::to_string(d), l, d}};
+  }
   try {
     AppSession session(default_state(), {.width = width, .height = height, .visible = false});
     GLuint query = 0;
@@ -65,8 +129,8 @@ int run_bench_command(int argc, char** argv) {
     if (timer) glGenQueries(1, &query);
     std::printf("pe-viz bench: %d frames per row at %dx%d, renderer %s\n", frames, width, height,
                 reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
-    std::printf("%-20s %-16s %10s %10s %10s %10s %10s %10s\n", "config", "view", "cpu_med", "cpu_p95", "gpu_med",
-                "gpu_p95", "total_med", "total_p95");
+    std::printf("%-20s %-16s %10s %10s %10s %10s %10s %10s %8s\n", "config", "view", "cpu_med", "cpu_p95", "gpu_med",
+                "gpu_p95", "total_med", "total_p95", "rss_mib");
     bool all_within = true;
     for (const auto& c : configs) {
       for (const auto& view : views) {
@@ -102,14 +166,14 @@ int run_bench_command(int argc, char** argv) {
         }
         const Stats sc = stats(cpu), sg = stats(gpu), st = stats(total);
         all_within = all_within && st.median <= 16.7;
-        std::printf("%-20s %-16s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n", c.name, view.c_str(), sc.median, sc.p95,
-                    sg.median, sg.p95, st.median, st.p95);
+        std::printf("%-20s %-16s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %8.1f\n", c.name.c_str(), view.c_str(), sc.median,
+                    sc.p95, sg.median, sg.p95, st.median, st.p95, double(read_memory_status().rss_kib) / 1024.0);
         std::fflush(stdout);
       }
     }
     if (timer) glDeleteQueries(1, &query);
     const auto errors = render::drain_gl_errors();
-    std::printf("times in ms; total = cpu + wait for the GPU (glFinish). Median total within 16.7 ms: %s. GL errors: %zu\n",
+    std::printf("times in ms; total = cpu + wait for the GPU (glFinish); rss_mib = VmRSS after the row. Median total within 16.7 ms: %s. GL errors: %zu\n",
                 all_within ? "yes" : "NO", errors.size());
     return errors.empty() ? 0 : 3;
   } catch (const std::exception& e) {
