@@ -17,6 +17,7 @@ namespace app {
 
 namespace {
 constexpr long long kMaxAttentionDim = 1024;
+constexpr long long kAsyncAttentionDim = 256;  // from here one update takes ~50 ms or more
 
 struct Pattern {
   pe::TableF values;
@@ -67,7 +68,6 @@ struct Slot {
   unsigned long long version = 0;
   std::future<Patterns> job;
   Keys job_keys;
-  double compute_ms = 0;  // the last synchronous update's cost
 };
 
 Slot& slot_for(const Derived* derived) {
@@ -118,11 +118,10 @@ void draw_attention_view(ViewContext& ctx) {
     const auto& v = slot.patterns[m].values;
     shape_changed = shape_changed || slot.keys[m].empty() || (v.size() > 0 && v.rows() != n);
   }
-  // Cheap updates (small d) stay synchronous, so a frame always shows its own state.
-  if (any && (ctx.exporting || shape_changed || slot.compute_ms < 20.0)) {
-    const auto start = std::chrono::steady_clock::now();
+  // Cheap updates (small d) stay synchronous, so a frame always shows its own state; the
+  // choice depends on d alone, so the same inputs always take the same path.
+  if (any && (ctx.exporting || shape_changed || s.rope.head_dim < kAsyncAttentionDim)) {
     apply(compute_patterns(attention_params(s, ctx.derived), stale), stale);
-    slot.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   } else if (any && !slot.job.valid()) {
     slot.job_keys = stale;
     slot.job = std::async(std::launch::async, compute_patterns, attention_params(s, ctx.derived), stale);
