@@ -12,6 +12,7 @@
 #include "cli/export_command.hpp"
 #include "cli/gui_command.hpp"
 #include "cli/state_options.hpp"
+#include "render/atomic_file.hpp"
 #include "state/session_file.hpp"
 #include "views/view.hpp"
 
@@ -61,6 +62,8 @@ int main(int argc, char** argv) {
     return cli.exit(e);
   }
   gui.size_given = width_option->count() > 0 || height_option->count() > 0;
+  // An autosave killed mid-write leaves its temporary in the config dir: sweep on start.
+  render::remove_stale_temp_files(app::config_dir_location());
   if (list_views) {
     for (const auto& v : app::all_views()) std::printf("%s\n", v.name);
     return 0;

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <regex>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "export/view_data.hpp"
 #include "export/slide_deck.hpp"
 #include "export/view_export.hpp"
+#include "render/atomic_file.hpp"
 #include "state/session_file.hpp"
 #include "views/view.hpp"
 
@@ -84,11 +86,17 @@ int run_export_command(int argc, char** argv) {
     const std::filesystem::path path = output ? std::filesystem::path(*output)
                                               : std::filesystem::path(default_export_name(session.state(), view));
     // The numbers first: a view without data, or an unwritable CSV path, fails before any PNG is written.
-    const std::string data = csv ? view_csv(view, session.state(), session.derived()) : std::string();
+    // The CSV's temporary is written now and renamed after the PNG, so neither file appears alone.
+    std::optional<render::AtomicFile> csv_file;
+    if (csv) {
+      const std::string data = view_csv(view, session.state(), session.derived());
+      csv_file.emplace(*csv);
+      csv_file->write(data.data(), data.size());
+    }
     const double ms = export_view_png(session, {view, width, height, bg, path});
     std::printf("wrote %s (%dx%d, view %s, %.0f ms)\n", path.c_str(), width, height, view.c_str(), ms);
-    if (csv) {
-      write_file_atomic(*csv, data);
+    if (csv_file) {
+      csv_file->commit();
       std::printf("wrote %s\n", csv->c_str());
     }
     return 0;

@@ -47,7 +47,14 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
 void apply_overrides(AppState& s, const StateOverrides& o) {
   if (o.preset) apply_preset(s, *o.preset);
   if (o.config) {
-    s.rope = pe::load_hf_config(*o.config);
+    try {
+      s.rope = pe::load_hf_config(*o.config);
+    } catch (const pe::ConfigError& e) {
+      // Core's message names the key; on the command line it must name the file too (as dump does).
+      const std::string what = e.what();
+      if (what.find(*o.config) != std::string::npos) throw;
+      throw pe::ConfigError("", *o.config + ": " + what);
+    }
     s.preset.clear();
     s.length = s.rope.original_max_position_embeddings();
   }

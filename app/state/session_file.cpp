@@ -15,6 +15,7 @@
 
 #include "pe/errors.hpp"
 #include "pe/scaling.hpp"
+#include "render/atomic_file.hpp"
 
 namespace app {
 namespace {
@@ -297,35 +298,7 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
 }
 
 void write_file_atomic(const std::filesystem::path& path, const std::string& contents) {
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  std::string tmp_template = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
-  const int fd = mkstemp(tmp_template.data());
-  if (fd < 0) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
-  ::fchmod(fd, 0644);  // mkstemp makes 0600; saved files should read like any other
-  const char* data = contents.data();
-  std::size_t left = contents.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, data, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmp_template.c_str());
-      throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
-    }
-    data += n;
-    left -= std::size_t(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmp_template.c_str());
-    throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
-  }
-  if (std::rename(tmp_template.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp_template.c_str());
-    throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
-  }
+  render::write_file_atomic(path, contents.data(), contents.size());
 }
 
 void save_session(const std::filesystem::path& path, const AppState& state) {
@@ -348,14 +321,17 @@ AppState load_session(const std::filesystem::path& path, const AppState& base, s
   }
 }
 
-std::filesystem::path config_dir() {
+std::filesystem::path config_dir_location() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   const char* home = std::getenv("HOME");
-  std::filesystem::path dir;
-  if (xdg && *xdg) dir = xdg;
-  else if (home && *home) dir = std::filesystem::path(home) / ".config";
-  else return {};
-  dir /= "pe-viz";
+  if (xdg && *xdg) return std::filesystem::path(xdg) / "pe-viz";
+  if (home && *home) return std::filesystem::path(home) / ".config" / "pe-viz";
+  return {};
+}
+
+std::filesystem::path config_dir() {
+  const std::filesystem::path dir = config_dir_location();
+  if (dir.empty()) return dir;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   return ec ? std::filesystem::path() : dir;
