@@ -14,8 +14,9 @@
 
 namespace app {
 namespace {
-// 64 MiB of parameters: 8192 × 2048 or 2048 × 8192 (GPT-2's 1024 × 768 is 3 MiB).
-constexpr std::size_t kLearnedViewBudget = std::size_t{64} << 20;
+// 32 MiB of parameters: max_len 8192 up to d = 1024, or d = 8192 up to max_len 1024
+// (GPT-2's 1024 × 768 is 3 MiB). Held three times, plus the GL driver's copy while uploading.
+constexpr std::size_t kLearnedViewBudget = std::size_t{32} << 20;
 }  // namespace
 
 void draw_learned_view(ViewContext& ctx) {
