@@ -20,7 +20,7 @@ namespace app {
 namespace {
 
 bool parse_size(const std::string& text, int& w, int& h) {
-  static const std::regex pattern(R"(^\s*(\d{1,5})\s*[xX×]\s*(\d{1,5})\s*$)");
+  static const std::regex pattern(R"(^\s*(\d{1,9})\s*[xX×]\s*(\d{1,9})\s*$)");
   std::smatch m;
   if (!std::regex_match(text, m, pattern)) return false;
   w = std::stoi(m[1]);
@@ -50,6 +50,13 @@ int run_export_command(int argc, char** argv) {
   int width = 0, height = 0;
   if (!parse_size(size, width, height)) {
     std::fprintf(stderr, "pe-viz export: --size '%s' is not WxH (e.g. 1920x1080)\n", size.c_str());
+    return 2;
+  }
+  // The exact upper bound is the GL max texture size (checked once a context exists);
+  // sizes no GL supports are refused here, before a window is opened.
+  if (width < 16 || height < 16 || width > 65536 || height > 65536) {
+    std::fprintf(stderr, "pe-viz export: --size '%s': each side must be 16 ... the GL max texture size (typically 16384) pixels\n",
+                 size.c_str());
     return 2;
   }
   AppState state;
