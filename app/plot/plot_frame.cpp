@@ -307,6 +307,7 @@ void draw_legend(CurrentPlot& c) {
   if (fits == 0) return;
   const bool overflow = c.legend.size() > fits;
   const std::size_t shown = overflow ? fits - 1 : c.legend.size();
+  if (overflow && shown < 2) return;  // a legend of "+N more" alone would only hide the plot
   const std::string more = "+" + std::to_string(c.legend.size() - shown) + " more";
   float text_w = overflow ? text_size(more).x : 0.0f;
   for (std::size_t i = 0; i < shown; ++i) text_w = std::max(text_w, text_size(c.legend[i].label).x);
