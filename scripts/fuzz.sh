@@ -65,10 +65,10 @@ for target in "${TARGETS[@]}"; do
   if [[ $status -ne 0 ]]; then
     failed+=("$target")
     # The report (sanitizer stack or invariant message) and where the input was saved.
-    grep -v '^#[0-9]' "$log" | tail -n 60 >&2
+    { grep -v '^#[0-9]' "$log" || true; } | tail -n 60 >&2
     echo "== $target FAILED (exit $status); input saved under $ARTIFACTS/" >&2
   else
-    grep -E '^#[0-9]+.*(DONE|INITED)|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)|^Executed' "$log" | tail -n 5
+    { grep -E '^#[0-9]+.*(DONE|INITED)|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)|^Executed' "$log" || true; } | tail -n 5
   fi
 done
 
