@@ -14,7 +14,7 @@ namespace app {
 
 void draw_alibi_view(ViewContext& ctx) {
   AppState& s = ctx.state;
-  if (!ctx.exporting) {
+  if (ctx.show_widgets()) {
     ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
     long long lo = 1, hi = 128;
     ImGui::SliderScalar("heads", ImGuiDataType_S64, &s.heads, &lo, &hi, "%lld", ImGuiSliderFlags_AlwaysClamp);

@@ -47,7 +47,7 @@ void draw_clock_hands_view(ViewContext& ctx) {
 
   // Animation of p: advances by play_speed positions per second, wrapping at length.
   static double last_time = -1.0, fractional = 0.0;
-  if (!ctx.exporting) {
+  if (ctx.show_widgets()) {
     if (ImGui::Button(s.playing ? "Pause" : "Play")) s.playing = !s.playing;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Animate the position p: every hand turns at its own speed θ_i.");
     ImGui::SameLine();

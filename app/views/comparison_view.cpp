@@ -206,7 +206,7 @@ void draw_comparison_view(ViewContext& ctx) {
   static float full_height = 0, measured_width = -1, measured_font = -1;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool measured = measured_width == avail.x && measured_font == ImGui::GetFontSize();
-  const bool paged = !ctx.exporting && measured && full_height > avail.y;
+  const bool paged = ctx.show_widgets() && measured && full_height > avail.y;
   static int page = 0;
   if (paged) {
     constexpr int kPages = int(std::size(kClaims)) + 1;

@@ -97,7 +97,7 @@ void draw_extrapolation_view(ViewContext& ctx) {
   }
   const long long pairs = plain.freqs.inv_freq.size();
 
-  if (!ctx.exporting) {
+  if (ctx.show_widgets()) {
     ImGui::SetNextItemWidth(220.0f * plot::pixel_scale());
     if (ImGui::BeginCombo("compare with", pe::to_string(s.extrapolation_method))) {
       for (const auto& m : methods)

@@ -56,7 +56,7 @@ void draw_learned_view(ViewContext& ctx) {
     }
     ++version;
   }
-  if (!ctx.exporting) {
+  if (ctx.show_widgets()) {
     ImGui::SetNextItemWidth(200.0f * plot::pixel_scale());
     long long lo = 1, hi = 8192;
     ImGui::SliderScalar("max_len", ImGuiDataType_S64, &s.learned_max_len, &lo, &hi, "%lld",

@@ -121,9 +121,9 @@ void draw_permutation_view(ViewContext& ctx) {
   static int page = 0;
   const ImVec2 avail0 = ImGui::GetContentRegionAvail();
   const float top = ImGui::GetCursorPosY();
-  const bool paged = !ctx.exporting && measured_width == avail0.x && measured_font == ImGui::GetFontSize() &&
+  const bool paged = ctx.show_widgets() && measured_width == avail0.x && measured_font == ImGui::GetFontSize() &&
                      measured_sentences == s.tokens + "\n" + s.tokens_b && full_height > avail0.y;
-  if (!ctx.exporting) {
+  if (ctx.show_widgets()) {
     // Edited here directly; split_tokens and the word-count check below read them each frame.
     const float w = std::min(ImGui::GetContentRegionAvail().x * 0.3f, 24 * ImGui::GetFontSize());
     ImGui::SetNextItemWidth(w);
@@ -171,7 +171,7 @@ void draw_permutation_view(ViewContext& ctx) {
     ImGui::TextWrapped("d = %lld (min(head_dim %lld, %lld)): one seeded vector per distinct word, q, k, v by seeded random %lld × %lld "
               "matrices; no causal mask.",
               dim, s.rope.head_dim, pe::kPermutationDemoMaxDim, dim, dim);
-  if (!ctx.exporting && (!paged || page <= 1)) {
+  if (ctx.show_widgets() && (!paged || page <= 1)) {
     ImGui::TextUnformatted("Show:");
     const ImGuiStyle& st = ImGui::GetStyle();
     for (int m = 0; m < 5; ++m) {

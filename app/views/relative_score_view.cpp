@@ -33,7 +33,7 @@ void draw_relative_score_view(ViewContext& ctx) {
   const auto& inv_freq = ctx.derived.rope.inv_freq;
   const double d = double(2 * inv_freq.size());
 
-  if (!ctx.exporting) {
+  if (ctx.show_widgets()) {
     int axis = s.delta_axis == "linear" ? 1 : s.delta_axis == "log" ? 2 : 0;
     ImGui::SetNextItemWidth(200.0f * plot::pixel_scale());
     if (ImGui::Combo("Δ axis", &axis, "auto (log above L = 8192)\0linear\0log\0"))

@@ -82,7 +82,7 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   AppState& s = ctx.state;
   const long long d = s.rope.head_dim, L = s.length;
 
-  if (!ctx.exporting) {
+  if (ctx.show_widgets()) {
     theta_input("θ_low", s.theta_low, "theta_low: the low base (seed 001's example: 100), > 1");
     same_line_if_fits(8.0f * ImGui::GetFontSize() + ImGui::CalcTextSize(" θ_high").x);
     theta_input("θ_high", s.theta_high, "theta_high: the high base (seed 001's example: 100000), > 1");

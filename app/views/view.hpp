@@ -19,7 +19,9 @@ struct ViewContext {
   const Derived& derived;
   ImVec2 size;              // the region to fill
   double time_seconds = 0;  // frame time, for animations
-  bool exporting = false;   // hide interactive-only widgets
+  bool exporting = false;   // an export: hide widgets, and finish all work this frame
+  bool hide_widgets = false;  // a small embedded copy (compare's sides): no widgets, work may stay async
+  bool show_widgets() const { return !exporting && !hide_widgets; }
 };
 
 struct ViewInfo {

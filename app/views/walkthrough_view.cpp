@@ -463,7 +463,7 @@ void draw_walkthrough_view(ViewContext& ctx) {
   if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
   AppState& s = ctx.state;
   s.walkthrough_step = std::clamp<long long>(s.walkthrough_step, 0, kWalkthroughSteps - 1);
-  if (!ctx.exporting) {
+  if (ctx.show_widgets()) {
     step_bar(s);
     inputs(s);
   }
