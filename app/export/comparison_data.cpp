@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "export/teaching_data.hpp"
+#include "export/view_data.hpp"
 #include "pe/alibi.hpp"
 #include "pe/method_comparison.hpp"
 
@@ -25,14 +26,6 @@ pe::MethodComparisonParams comparison_params(const AppState& s) {
   return p;
 }
 
-namespace {
-std::string g(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-}  // namespace
-
 std::string comparison_csv(const AppState& s, const Derived& d) {
   if (!d.error.empty()) throw std::runtime_error(d.error);
   const pe::MethodComparisonParams p = comparison_params(s);
@@ -48,20 +41,20 @@ std::string comparison_csv(const AppState& s, const Derived& d) {
   row("max_len", [&](const auto&) { return std::to_string(p.max_len); });
   row("trainable_parameters", [](const auto& m) { return std::to_string(m.trainable_parameters); });
   row("cached_values", [](const auto& m) { return std::to_string(m.cached_values); });
-  row("relative_max_deviation", [](const auto& m) { return g(m.relative_deviation); });
-  row("relative_score_rms", [](const auto& m) { return g(m.score_rms); });
+  row("relative_max_deviation", [](const auto& m) { return csv_number(m.relative_deviation); });
+  row("relative_score_rms", [](const auto& m) { return csv_number(m.score_rms); });
   row("is_relative", [](const auto& m) { return std::string(m.is_relative ? "1" : "0"); });
   row("relative_positions_checked", [](const auto& m) { return std::to_string(m.positions_checked); });
   row("defined_at_2x_max_len", [](const auto& m) { return std::string(m.defined_past_training ? "1" : "0"); });
   row("unseen_angle_fraction_at_2x", [](const auto& m) {
-    return m.method == pe::AttentionMethod::Sinusoidal || m.method == pe::AttentionMethod::Rope ? g(m.unseen_angle_fraction)
+    return m.method == pe::AttentionMethod::Sinusoidal || m.method == pe::AttentionMethod::Rope ? csv_number(m.unseen_angle_fraction)
                                                                                                : std::string();
   });
   row("pairs_with_unseen_angles_at_2x", [](const auto& m) {
     return m.pairs > 0 ? std::to_string(m.pairs_with_unseen) + " of " + std::to_string(m.pairs) : std::string();
   });
   row("alibi_bias_at_2x", [](const auto& m) {
-    return m.method == pe::AttentionMethod::Alibi ? g(m.bias_at_double) : std::string();
+    return m.method == pe::AttentionMethod::Alibi ? csv_number(m.bias_at_double) : std::string();
   });
   row("flops_per_token", [](const auto& m) { return std::to_string(m.flops_per_token); });
   return out.str();

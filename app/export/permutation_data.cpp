@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "export/teaching_data.hpp"
+#include "export/view_data.hpp"
 #include "pe/alibi.hpp"
 #include "pe/token_attention.hpp"
 
@@ -23,11 +24,7 @@ pe::TokenAttentionParams permutation_params(const AppState& s) {
 }
 
 namespace {
-std::string g(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);  // round-trip: the zero differences are exact
-  return buf;
-}
+std::string exact(double v) { return csv_number(v, 17); }  // round-trip: the zero differences are exact
 // Words may contain commas or quotes (they are free text).
 std::string quoted(const std::string& w) {
   std::string out = "\"";
@@ -58,9 +55,9 @@ std::string permutation_csv(const AppState& s) {
         if (matched) {
           const long long bi = m.check.b_index[std::size_t(i)], bj = m.check.b_index[std::size_t(j)];
           const double wb = m.b->weights(bi, bj);
-          out << bi << ',' << bj << ',' << g(wa) << ',' << g(wb) << ',' << g(std::abs(wa - wb)) << ",\n";
+          out << bi << ',' << bj << ',' << exact(wa) << ',' << exact(wb) << ',' << exact(std::abs(wa - wb)) << ",\n";
         } else {
-          out << ",," << g(wa) << ",,," << quoted(m.check.reason) << "\n";
+          out << ",," << exact(wa) << ",,," << quoted(m.check.reason) << "\n";
         }
       }
   }

@@ -32,13 +32,13 @@ std::vector<long long> sampled_positions(long long length, std::ostringstream& o
   return p;
 }
 
-std::string g(double v) {
+}  // namespace
+
+std::string csv_number(double v, int significant_digits) {
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
+  std::snprintf(buf, sizeof buf, "%.*g", significant_digits, v);
   return buf;
 }
-
-}  // namespace
 
 std::string view_csv(const std::string& view, const AppState& s, const Derived& d) {
   if (!d.error.empty()) throw std::runtime_error(d.error);
@@ -52,7 +52,7 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
     out << "\n";
     for (long long p : positions) {
       out << p;
-      for (long long j = 0; j < dim; ++j) out << ',' << g(pe::sinusoidal_value(p, j, dim, s.rope.theta));
+      for (long long j = 0; j < dim; ++j) out << ',' << csv_number(pe::sinusoidal_value(p, j, dim, s.rope.theta));
       out << "\n";
     }
   } else if (view == "rope-cos" || view == "rope-sin") {
@@ -63,15 +63,15 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
     out << "\n";
     for (long long p : positions) {
       out << p;
-      for (Eigen::Index i = 0; i < inv.size(); ++i) out << ',' << g(cosine ? std::cos(double(p) * inv[i]) : std::sin(double(p) * inv[i]));
+      for (Eigen::Index i = 0; i < inv.size(); ++i) out << ',' << csv_number(cosine ? std::cos(double(p) * inv[i]) : std::sin(double(p) * inv[i]));
       out << "\n";
     }
   } else if (view == "rope-spectrum") {
     const Eigen::ArrayXd lambda = pe::wavelengths(inv), turns = pe::full_turns(inv, s.length);
     out << "pair,inv_freq,original_inv_freq,wavelength,full_turns_in_length\n";
     for (Eigen::Index i = 0; i < inv.size(); ++i)
-      out << i << ',' << g(inv[i]) << ',' << g(d.rope.original_inv_freq.size() == inv.size() ? d.rope.original_inv_freq[i] : inv[i])
-          << ',' << g(lambda[i]) << ',' << g(turns[i]) << "\n";
+      out << i << ',' << csv_number(inv[i]) << ',' << csv_number(d.rope.original_inv_freq.size() == inv.size() ? d.rope.original_inv_freq[i] : inv[i])
+          << ',' << csv_number(lambda[i]) << ',' << csv_number(turns[i]) << "\n";
   } else if (view == "clock-hands") {
     const std::vector<double> v = effective_vector(s);
     const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size()));
@@ -81,8 +81,8 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
     for (Eigen::Index i = 0; i < inv.size(); ++i) {
       const auto [a, b] = pe::pair_dims(s.rope.convention, d.rope.rotary_dim, i);
       const double angle = double(s.position) * inv[i];
-      out << i << ',' << a << ',' << b << ',' << g(inv[i]) << ',' << g(angle) << ',' << g(angle * 180 / std::numbers::pi) << ','
-          << g(x[a]) << ',' << g(x[b]) << ',' << g(r[a]) << ',' << g(r[b]) << ',' << g(std::hypot(r[a], r[b])) << "\n";
+      out << i << ',' << a << ',' << b << ',' << csv_number(inv[i]) << ',' << csv_number(angle) << ',' << csv_number(angle * 180 / std::numbers::pi) << ','
+          << csv_number(x[a]) << ',' << csv_number(x[b]) << ',' << csv_number(r[a]) << ',' << csv_number(r[b]) << ',' << csv_number(std::hypot(r[a], r[b])) << "\n";
     }
   } else if (view == "relative-score") {
     std::ostringstream note;
@@ -100,9 +100,9 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
     const double dim = double(2 * pairs);
     out << note.str() << "delta,identical,random_pair,mean_identical,mean_random_pairs,decay_bound\n";
     for (Eigen::Index k = 0; k < deltas.size(); ++k) {
-      out << g(deltas[k]);
-      for (int c = 0; c < 4; ++c) out << ',' << g(curves(k, c) / dim);
-      out << ',' << g(curves(k, 4)) << "\n";
+      out << csv_number(deltas[k]);
+      for (int c = 0; c < 4; ++c) out << ',' << csv_number(curves(k, c) / dim);
+      out << ',' << csv_number(curves(k, 4)) << "\n";
     }
   } else if (view == "learned") {
     const pe::LearnedEmbedding table(s.learned_max_len, s.rope.head_dim, 0.02, s.seed);
@@ -113,7 +113,7 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
     for (long long p : positions) {
       const Eigen::VectorXf row = table.at(p);
       out << p;
-      for (Eigen::Index j = 0; j < row.size(); ++j) out << ',' << g(row[j]);
+      for (Eigen::Index j = 0; j < row.size(); ++j) out << ',' << csv_number(row[j]);
       out << "\n";
     }
   } else if (view == "common-mistake") {
@@ -122,19 +122,19 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
     if (2 * inv.size() != x.size()) throw std::runtime_error("common-mistake needs a fully rotary configuration");
     out << "position,rope_norm_ratio,seed004_norm_ratio\n";
     for (long long p = 0; p < std::clamp<long long>(s.length, 2, 512); ++p)
-      out << p << ',' << g(pe::apply_rope(x, double(p), inv, pe::PairConvention::Interleaved).norm() / x.norm()) << ','
-          << g(pe::apply_seed004_mixed_tables(x, double(p), inv).norm() / x.norm()) << "\n";
+      out << p << ',' << csv_number(pe::apply_rope(x, double(p), inv, pe::PairConvention::Interleaved).norm() / x.norm()) << ','
+          << csv_number(pe::apply_seed004_mixed_tables(x, double(p), inv).norm() / x.norm()) << "\n";
   } else if (view == "alibi") {
     const Eigen::ArrayXd slopes = pe::alibi_slopes(s.heads);
     out << "head,slope\n";
-    for (Eigen::Index h = 0; h < slopes.size(); ++h) out << h + 1 << ',' << g(slopes[h]) << "\n";
+    for (Eigen::Index h = 0; h < slopes.size(); ++h) out << h + 1 << ',' << csv_number(slopes[h]) << "\n";
   } else if (view == "attention") {
     const pe::AttentionParams params = attention_params(s, d);
     out << "method,query,key,weight\n";
     for (pe::AttentionMethod m : kAttentionMethods) {
       const pe::TableF w = pe::attention_pattern(m, params);
       for (Eigen::Index i = 0; i < w.rows(); ++i)
-        for (Eigen::Index j = 0; j <= i; ++j) out << pe::to_string(m) << ',' << i << ',' << j << ',' << g(w(i, j)) << "\n";
+        for (Eigen::Index j = 0; j <= i; ++j) out << pe::to_string(m) << ',' << i << ',' << j << ',' << csv_number(w(i, j)) << "\n";
     }
   } else if (view == "scaling" || view == "extrapolation") {
     // Per pair: every method's θ'_i (scaling) or unseen-angle fraction at L (extrapolation).
@@ -155,8 +155,8 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
     }
     out << "\n";
     for (Eigen::Index i = 0; i < inv.size(); ++i) {
-      out << i << ',' << g(d.rope.original_inv_freq[i]);
-      for (const auto& c : columns) out << ',' << g(c[i]);
+      out << i << ',' << csv_number(d.rope.original_inv_freq[i]);
+      for (const auto& c : columns) out << ',' << csv_number(c[i]);
       out << "\n";
     }
   } else if (view == "compare") {
@@ -166,13 +166,13 @@ std::string view_csv(const std::string& view, const AppState& s, const Derived& 
     out << "pair,inv_freq_a,inv_freq_b,wavelength_a,wavelength_b\n";
     for (Eigen::Index i = 0; i < std::max(inv.size(), b.inv_freq.size()); ++i) {
       out << i << ',';
-      if (i < inv.size()) out << g(inv[i]);
+      if (i < inv.size()) out << csv_number(inv[i]);
       out << ',';
-      if (i < b.inv_freq.size()) out << g(b.inv_freq[i]);
+      if (i < b.inv_freq.size()) out << csv_number(b.inv_freq[i]);
       out << ',';
-      if (i < inv.size()) out << g(2 * std::numbers::pi / inv[i]);
+      if (i < inv.size()) out << csv_number(2 * std::numbers::pi / inv[i]);
       out << ',';
-      if (i < b.inv_freq.size()) out << g(2 * std::numbers::pi / b.inv_freq[i]);
+      if (i < b.inv_freq.size()) out << csv_number(2 * std::numbers::pi / b.inv_freq[i]);
       out << "\n";
     }
   } else if (view == "walkthrough") {

@@ -86,7 +86,9 @@ TEST_F(TeachingViews2Test, PermutationCsvShowsExactReorderingOnlyWithoutPosition
     max_diff[m] = std::max(max_diff[m], std::stod(rows[r][diff]));
     ++count[m];
     // "dog" is word 1 of "the dog bit the man" and word 4 of "the man bit the dog".
-    if (rows[r][qword] == "dog" && rows[r][kword] == "dog") EXPECT_EQ(rows[r][bq], "4");
+    if (rows[r][qword] == "dog" && rows[r][kword] == "dog") {
+      EXPECT_EQ(rows[r][bq], "4");
+    }
   }
   for (const char* m : {"none", "sinusoidal", "learned", "rope", "alibi"}) EXPECT_EQ(count[m], 25) << m;  // 5 × 5 words
   EXPECT_EQ(max_diff["none"], 0.0);
