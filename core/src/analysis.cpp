@@ -81,19 +81,6 @@ void for_each_delta(const Eigen::ArrayXd& inv_freq, const Eigen::Ref<const Eigen
   }
 }
 
-// SplitMix64 (Steele et al. 2014): derives independent, well-mixed seeds for sub-streams.
-std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t stream) {
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-MatrixD seeded_matrix(long long rows, long long cols, std::uint64_t seed, double sigma) {
-  const Eigen::VectorXd v = seeded_normal(rows * cols, seed, sigma);
-  return Eigen::Map<const MatrixD>(v.data(), rows, cols);
-}
-
 }  // namespace
 
 RelativeScoreCoefficients relative_score_coefficients(const Eigen::Ref<const Eigen::VectorXd>& q,

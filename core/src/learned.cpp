@@ -51,6 +51,18 @@ Eigen::VectorXd seeded_normal(long long count, std::uint64_t seed, double sigma)
   return v;
 }
 
+MatrixD seeded_matrix(long long rows, long long cols, std::uint64_t seed, double sigma) {
+  const Eigen::VectorXd v = seeded_normal(rows * cols, seed, sigma);
+  return Eigen::Map<const MatrixD>(v.data(), rows, cols);
+}
+
+std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t stream) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
 LearnedEmbedding::LearnedEmbedding(long long max_len, long long dim, double sigma, std::uint64_t seed)
     : sigma_(sigma) {
   require_length("max_len", max_len);

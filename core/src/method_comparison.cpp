@@ -16,13 +16,6 @@ namespace pe {
 
 namespace {
 
-std::uint64_t mix(std::uint64_t seed, std::uint64_t stream) {
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 struct Trial {
   Eigen::VectorXd x, y;  // content of the query and key tokens
   long long m = 0, delta = 0;
@@ -61,18 +54,18 @@ std::array<MethodMeasurement, 4> compare_methods(const MethodComparisonParams& p
 
   // ---- Relative position
   const long long P = std::clamp<long long>(kRelativeCheckEntries / d, 2, L);
-  std::mt19937_64 rng(mix(p.seed, 11));
+  std::mt19937_64 rng(mix_seed(p.seed, 11));
   std::vector<Trial> trials(static_cast<std::size_t>(p.trials));
   for (long long t = 0; t < p.trials; ++t) {
     Trial& tr = trials[std::size_t(t)];
-    tr.x = seeded_normal(d, mix(p.seed, 1000 + 2 * std::uint64_t(t)));
-    tr.y = seeded_normal(d, mix(p.seed, 1001 + 2 * std::uint64_t(t)));
+    tr.x = seeded_normal(d, mix_seed(p.seed, 1000 + 2 * std::uint64_t(t)));
+    tr.y = seeded_normal(d, mix_seed(p.seed, 1001 + 2 * std::uint64_t(t)));
     // Δ in [0, P − 1], then m with m + Δ < P, uniform (modulo: a negligible bias).
     tr.delta = static_cast<long long>(rng() % std::uint64_t(P));
     tr.m = static_cast<long long>(rng() % std::uint64_t(P - tr.delta));
   }
   const double inv_sqrt_d = 1.0 / std::sqrt(double(d));
-  const LearnedEmbedding table(P, d, p.learned_sigma, mix(p.seed, 3));
+  const LearnedEmbedding table(P, d, p.learned_sigma, mix_seed(p.seed, 3));
   const Eigen::ArrayXd inv_freq = inverse_frequencies(d, p.theta);
   // The rows the trials use, tabulated once (a pow and a sin per entry would dominate at large d).
   const MatrixD sin_table = sinusoidal_table(P, d, p.theta).cast<double>().matrix();
@@ -110,7 +103,7 @@ std::array<MethodMeasurement, 4> compare_methods(const MethodComparisonParams& p
   // ---- Past the training length: inference at 2L
   try {
     // One column suffices to ask whether the row exists; the table's rows are L as trained.
-    const LearnedEmbedding rows_only(L, 1, p.learned_sigma, mix(p.seed, 3));
+    const LearnedEmbedding rows_only(L, 1, p.learned_sigma, mix_seed(p.seed, 3));
     (void)rows_only.at(2 * L - 1);
   } catch (const PositionOutOfRange& e) {
     learned.defined_past_training = false;

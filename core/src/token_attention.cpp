@@ -15,14 +15,6 @@ namespace pe {
 
 namespace {
 
-// splitmix64 finaliser: independent streams from one user seed.
-std::uint64_t mix(std::uint64_t seed, std::uint64_t stream) {
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 std::uint64_t fnv1a(std::string_view text) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (unsigned char c : text) {
@@ -34,12 +26,6 @@ std::uint64_t fnv1a(std::string_view text) {
 
 // Stream numbers: embeddings use the word hash; these are the fixed matrices.
 constexpr std::uint64_t kStreamWq = 1, kStreamWk = 2, kStreamWv = 3, kStreamLearned = 4, kStreamWords = 5;
-
-MatrixD seeded_square(long long dim, std::uint64_t seed) {
-  // N(0, 1/d) keeps q, k, v entries ~ N(0, 1) for N(0, 1) inputs.
-  const Eigen::VectorXd v = seeded_normal(dim * dim, seed, 1.0 / std::sqrt(double(dim)));
-  return Eigen::Map<const MatrixD>(v.data(), dim, dim);
-}
 
 // Sum independent of the order the terms came in (sorted, ascending).
 double order_free_sum(std::vector<double>& terms) {
@@ -65,7 +51,7 @@ std::string normalize_word(std::string_view word) {
 
 Eigen::VectorXd word_embedding(std::string_view word, long long dim, std::uint64_t seed) {
   require_dim("dim", dim);
-  return seeded_normal(dim, mix(mix(seed, kStreamWords), fnv1a(normalize_word(word))), 1.0);
+  return seeded_normal(dim, mix_seed(mix_seed(seed, kStreamWords), fnv1a(normalize_word(word))), 1.0);
 }
 
 TokenAttention token_attention(const std::vector<std::string>& words, AttentionMethod method,
@@ -83,9 +69,11 @@ TokenAttention token_attention(const std::vector<std::string>& words, AttentionM
   check_table_budget("token projections", d, d, 3 * sizeof(double));
   check_table_budget("token vectors", n, d, 4 * sizeof(double));
 
-  const MatrixD wq = seeded_square(d, mix(params.seed, kStreamWq));
-  const MatrixD wk = seeded_square(d, mix(params.seed, kStreamWk));
-  const MatrixD wv = seeded_square(d, mix(params.seed, kStreamWv));
+  // N(0, 1/d) keeps q, k, v entries ~ N(0, 1) for N(0, 1) inputs.
+  const double w_sigma = 1.0 / std::sqrt(double(d));
+  const MatrixD wq = seeded_matrix(d, d, mix_seed(params.seed, kStreamWq), w_sigma);
+  const MatrixD wk = seeded_matrix(d, d, mix_seed(params.seed, kStreamWk), w_sigma);
+  const MatrixD wv = seeded_matrix(d, d, mix_seed(params.seed, kStreamWv), w_sigma);
 
   // Position vectors added to the embedding (sinusoidal, learned); none otherwise.
   MatrixD added = MatrixD::Zero(n, d);
@@ -93,7 +81,7 @@ TokenAttention token_attention(const std::vector<std::string>& words, AttentionM
     for (long long p = 0; p < n; ++p)
       for (long long c = 0; c < d; ++c) added(p, c) = sinusoidal_value(p, c, d, params.theta);
   } else if (method == AttentionMethod::Learned) {
-    const LearnedEmbedding table(params.learned_max_len, d, params.learned_sigma, mix(params.seed, kStreamLearned));
+    const LearnedEmbedding table(params.learned_max_len, d, params.learned_sigma, mix_seed(params.seed, kStreamLearned));
     for (long long p = 0; p < n; ++p) added.row(p) = table.at(p).cast<double>().transpose();  // throws past max_len
   }
   const bool additive = method == AttentionMethod::Sinusoidal || method == AttentionMethod::Learned;

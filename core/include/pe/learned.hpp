@@ -21,6 +21,11 @@ class PositionOutOfRange : public std::out_of_range {
 // here (std::normal_distribution differs between standard libraries, so seeded pictures
 // would differ between platforms). Throws InvalidArgument for count < 0 or sigma <= 0.
 Eigen::VectorXd seeded_normal(long long count, std::uint64_t seed, double sigma = 1.0);
+// rows × cols of seeded_normal(rows·cols, seed, sigma), filled column by column.
+MatrixD seeded_matrix(long long rows, long long cols, std::uint64_t seed, double sigma = 1.0);
+// SplitMix64's finaliser (Steele et al. 2014): a well-mixed seed for sub-stream `stream`
+// of one user seed, so the random vectors, tables and projections of a view are independent.
+std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t stream);
 
 class LearnedEmbedding {
  public:
