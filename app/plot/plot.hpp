@@ -83,6 +83,8 @@ void plot_hline(const char* label, double y, const LineStyle& style = {});
 // Shaded x band [x0, x1] (e.g. YaRN's ramp), drawn under the series.
 void plot_xband(const char* label, double x0, double x1, ImU32 color);
 void plot_text(double x, double y, const char* text, ImU32 color = 0, ImVec2 pixel_offset = {0, 0});
+// Circle of `radius` around the origin (the path a clock hand's tip travels).
+void plot_circle(const char* label, double radius, const LineStyle& style = {});
 // Arrow from (x0,y0) to (x1,y1) in plot coordinates (clock hands).
 void plot_arrow(double x0, double y0, double x1, double y1, ImU32 color, float thickness = 3.0f);
 void plot_points(const char* label, std::span<const double> xs, std::span<const double> ys,

@@ -1,6 +1,7 @@
 // Line series, sampled functions, reference lines, bands, text, arrows and points.
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "plot_state.hpp"
 #include "text_draw.hpp"
@@ -270,6 +271,16 @@ void plot_text(double x, double y, const char* text, ImU32 color, ImVec2 pixel_o
   const ImVec2 p(x_to_px(x) + pixel_offset.x * s, y_to_px(y) + pixel_offset.y * s);
   ClipScope clip(c);
   c.draw->AddText(p, color, text);
+}
+
+void plot_circle(const char* label, double radius, const LineStyle& style) {
+  constexpr int kSegments = 96;
+  std::vector<double> xs(kSegments + 1), ys(kSegments + 1);
+  for (int k = 0; k <= kSegments; ++k) {
+    xs[k] = radius * std::cos(2.0 * std::numbers::pi * k / kSegments);
+    ys[k] = radius * std::sin(2.0 * std::numbers::pi * k / kSegments);
+  }
+  plot_line(label, xs, ys, style);
 }
 
 void plot_arrow(double x0, double y0, double x1, double y1, ImU32 color, float thickness) {

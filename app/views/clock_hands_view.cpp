@@ -117,12 +117,7 @@ void draw_clock_hands_view(ViewContext& ctx) {
       const double r = std::max(radius, 1e-9) * 1.25;
       plot::setup_axes({.label = "", .min = -r, .max = r, .lock = true, .format = "%.2g"},
                        {.label = "", .min = -r, .max = r, .lock = true, .format = "%.2g"});
-      std::vector<double> cx(97), cy(97);
-      for (int k = 0; k <= 96; ++k) {
-        cx[k] = radius * std::cos(2.0 * std::numbers::pi * k / 96.0);
-        cy[k] = radius * std::sin(2.0 * std::numbers::pi * k / 96.0);
-      }
-      plot::plot_line("circle", cx, cy, {.color = IM_COL32(128, 128, 128, 110), .thickness = 1.0f, .in_legend = false});
+      plot::plot_circle("circle", radius, {.color = IM_COL32(128, 128, 128, 110), .thickness = 1.0f, .in_legend = false});
       plot::plot_arrow(0, 0, x0, y0, IM_COL32(150, 150, 150, 150), 2.0f);
       plot::plot_arrow(0, 0, x1, y1, i == s.pair ? IM_COL32(240, 110, 40, 255) : IM_COL32(70, 140, 230, 255), 3.5f);
       // Labels inside the small dial: the long form when it fits, else the bare number.

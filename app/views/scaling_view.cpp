@@ -22,7 +22,6 @@ void draw_scaling_view(ViewContext& ctx) {
   const long long original = s.rope.original_max_position_embeddings();
   const double target = double(original) * comparison_factor(s.rope);
   const std::vector<double> idx = index_axis(pairs);
-  const float line_h = ImGui::GetTextLineHeightWithSpacing();
 
   ImGui::TextWrapped("%s: %s, factor %.4g, L_orig = %lld, current length L = %lld · effective θ = %.6g · attention factor %.5f · logit scale %.5f",
               s.rope.title.empty() ? (s.rope.name.empty() ? "custom" : s.rope.name.c_str()) : s.rope.title.c_str(),

@@ -136,12 +136,7 @@ void draw_hands(const char* id, const std::string& title, float size, double x0,
   const double r = radius * 1.3;
   plot::setup_axes({.label = "", .min = -r, .max = r, .lock = true, .format = "%.2g"},
                    {.label = "", .min = -r, .max = r, .lock = true, .format = "%.2g"});
-  std::vector<double> cx(97), cy(97);
-  for (int k = 0; k <= 96; ++k) {
-    cx[k] = radius * std::cos(2.0 * std::numbers::pi * k / 96.0);
-    cy[k] = radius * std::sin(2.0 * std::numbers::pi * k / 96.0);
-  }
-  plot::plot_line("circle", cx, cy, {.color = IM_COL32(128, 128, 128, 90), .thickness = 1.0f, .in_legend = false});
+  plot::plot_circle("circle", radius, {.color = IM_COL32(128, 128, 128, 90), .thickness = 1.0f, .in_legend = false});
   plot::plot_arrow(0, 0, x0, y0, kBefore, 2.0f);
   const double start = std::atan2(y0, x0);
   int k = 0;
