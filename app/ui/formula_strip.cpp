@@ -120,23 +120,19 @@ std::vector<std::string> view_formula(const std::string& view, const AppState& s
   return {};
 }
 
-float formula_strip_height(const AppState& state, const Derived& derived, const std::string& view, float width) {
-  const auto lines = view_formula(view, state, derived);
+float formula_strip_height(const std::vector<std::string>& lines, float width) {
   if (lines.empty()) return 0.0f;
   const ImGuiStyle& st = ImGui::GetStyle();
   // Long lines wrap (projector scales, narrow windows) rather than being cut off.
   const float wrap = std::max(1.0f, width - 2 * st.WindowPadding.x);
-  float h = 0;
+  float h = 2 * st.WindowPadding.y;
   for (const auto& line : lines) h += ImGui::CalcTextSize(line.c_str(), nullptr, false, wrap).y + st.ItemSpacing.y;
-  return h - st.ItemSpacing.y + 2 * st.WindowPadding.y + st.ItemSpacing.y;
+  return h;  // the last line's spacing separates the strip from the view above
 }
 
-void draw_formula_strip(const AppState& state, const Derived& derived, const std::string& view) {
-  const auto lines = view_formula(view, state, derived);
-  if (lines.empty()) return;
-  const float width = ImGui::GetContentRegionAvail().x;
-  const float h = formula_strip_height(state, derived, view, width) - ImGui::GetStyle().ItemSpacing.y;
-  ImGui::BeginChild("##formula", {0, h}, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+void draw_formula_strip(const std::vector<std::string>& lines, float height) {
+  ImGui::BeginChild("##formula", {0, height - ImGui::GetStyle().ItemSpacing.y}, true,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PushTextWrapPos(0.0f);
   for (std::size_t k = 0; k < lines.size(); ++k) {
     if (k == 0) ImGui::TextUnformatted(lines[k].c_str());

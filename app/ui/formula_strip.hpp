@@ -13,9 +13,9 @@ namespace app {
 // the general formula followed by "=" and the numbers of the selected p, i, head ...
 std::vector<std::string> view_formula(const std::string& view, const AppState& state, const Derived& derived);
 
-// Height of the strip (wrapped to `width`, spacing included; 0 when there is no formula),
-// and the strip itself (one framed box, full width) at the cursor.
-float formula_strip_height(const AppState& state, const Derived& derived, const std::string& view, float width);
-void draw_formula_strip(const AppState& state, const Derived& derived, const std::string& view);
+// Height of the strip for these lines wrapped to `width` (spacing above included; 0 for
+// no lines), and the strip itself (one framed box, full width) at the cursor.
+float formula_strip_height(const std::vector<std::string>& lines, float width);
+void draw_formula_strip(const std::vector<std::string>& lines, float height);
 
 }  // namespace app

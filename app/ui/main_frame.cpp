@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <GLFW/glfw3.h>
 
@@ -23,7 +24,9 @@ namespace {
 void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, double time, bool exporting,
                bool formula = false) {
   ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float strip = formula && state.show_formula ? formula_strip_height(state, derived, view.name, avail.x) : 0.0f;
+  const std::vector<std::string> formula_lines =
+      formula && state.show_formula ? view_formula(view.name, state, derived) : std::vector<std::string>{};
+  const float strip = formula_strip_height(formula_lines, avail.x);
   avail.y = std::max(1.0f, avail.y - strip);
   ViewContext ctx{state, derived, avail, time, exporting};
   ImGui::BeginChild(view.name, {0, avail.y}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -51,7 +54,7 @@ void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, do
     ImGui::PopStyleColor();
   }
   ImGui::EndChild();
-  if (strip > 0) draw_formula_strip(state, derived, view.name);
+  if (strip > 0) draw_formula_strip(formula_lines, strip);
 }
 
 // Four views at once, each chosen from a combo above it (for a slide that compares
