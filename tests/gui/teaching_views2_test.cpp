@@ -19,38 +19,6 @@ const bool kRegistered = register_session_environment();
 
 class TeachingViews2Test : public SessionTest {};
 
-// Minimal CSV reader: quoted fields with "" escapes, no newlines inside fields.
-std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> fields(1);
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      const char c = line[i];
-      if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = !quoted;
-      } else if (c == ',' && !quoted) {
-        fields.emplace_back();
-      } else {
-        fields.back() += c;
-      }
-    }
-    rows.push_back(std::move(fields));
-  }
-  return rows;
-}
-
-std::size_t column(const std::vector<std::string>& header, const std::string& name) {
-  const auto it = std::find(header.begin(), header.end(), name);
-  EXPECT_NE(it, header.end()) << "no column " << name;
-  return std::size_t(it - header.begin());
-}
 
 void render_both_ways(app::AppSession& s, const std::string& view) {
   SCOPED_TRACE(view + (s.state().dark_theme ? " dark" : " light") + " scale " + std::to_string(s.state().ui_scale));

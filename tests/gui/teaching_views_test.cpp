@@ -30,29 +30,6 @@ void keep(const std::string& name, const Image& im) {
 
 Rect view_area(const Image& im) { return {400, 0, im.width, im.height}; }
 
-// CSV rows (comment lines skipped) as fields; row 0 is the header.
-std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> fields;
-    std::string field;
-    std::istringstream ls(line);
-    while (std::getline(ls, field, ',')) fields.push_back(field);
-    if (!line.empty() && line.back() == ',') fields.emplace_back();
-    rows.push_back(fields);
-  }
-  return rows;
-}
-
-int column(const std::vector<std::string>& header, const std::string& name) {
-  for (std::size_t i = 0; i < header.size(); ++i)
-    if (header[i] == name) return int(i);
-  ADD_FAILURE() << "no column " << name;
-  return 0;
-}
 
 class TeachingViewsTest : public SessionTest {
  protected:

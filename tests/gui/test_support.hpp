@@ -385,6 +385,46 @@ class SessionTest : public ::testing::Test {
   static app::AppSession& session() { return shared_session(); }
 };
 
+// ---- CSV ------------------------------------------------------------------------------
+
+// CSV rows of a view's data (comment lines skipped; row 0 is the header): quoted fields
+// with "" escapes, no newlines inside fields.
+inline std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        fields.emplace_back();
+      } else {
+        fields.back() += c;
+      }
+    }
+    rows.push_back(std::move(fields));
+  }
+  return rows;
+}
+
+// Index of the named column of a CSV header (a test failure, and 0, when it is missing).
+inline std::size_t column(const std::vector<std::string>& header, const std::string& name) {
+  const auto it = std::find(header.begin(), header.end(), name);
+  if (it == header.end()) {
+    ADD_FAILURE() << "no column " << name;
+    return 0;
+  }
+  return std::size_t(it - header.begin());
+}
+
 // ---- Running the binary -----------------------------------------------------------------
 
 struct CommandResult {
