@@ -203,17 +203,22 @@ const char* to_string(AttentionMethod m) {
   return "unknown";
 }
 
-TableF attention_pattern(AttentionMethod method, const AttentionParams& params) {
-  const long long length = params.length, dim = params.dim;
-  require_length("length", length);
+void require_attention_inputs(AttentionMethod method, long long dim, double theta, double alibi_slope,
+                              double learned_sigma) {
   if (method == AttentionMethod::Rope) {
     require_even_dim("dim", dim, "RoPE");
   } else {
     require_dim("dim", dim);
   }
-  require_theta("theta", params.theta);
-  require_in_range("alibi_slope", params.alibi_slope, 0.0, std::numeric_limits<double>::max());
-  require_positive("learned_sigma", params.learned_sigma);
+  require_theta("theta", theta);
+  require_in_range("alibi_slope", alibi_slope, 0.0, std::numeric_limits<double>::max());
+  require_positive("learned_sigma", learned_sigma);
+}
+
+TableF attention_pattern(AttentionMethod method, const AttentionParams& params) {
+  const long long length = params.length, dim = params.dim;
+  require_length("length", length);
+  require_attention_inputs(method, dim, params.theta, params.alibi_slope, params.learned_sigma);
   // Every working matrix is checked before anything is allocated.
   check_table_budget("attention scores", length, length, sizeof(double));
   check_table_budget("attention token matrix", length, dim, 3 * sizeof(double));

@@ -58,14 +58,7 @@ TokenAttention token_attention(const std::vector<std::string>& words, AttentionM
                                const TokenAttentionParams& params) {
   const long long n = static_cast<long long>(words.size()), d = params.dim;
   require_in_range("words", n, 1, kMaxTokenAttentionWords);
-  if (method == AttentionMethod::Rope) {
-    require_even_dim("dim", d, "RoPE");
-  } else {
-    require_dim("dim", d);
-  }
-  require_theta("theta", params.theta);
-  require_in_range("alibi_slope", params.alibi_slope, 0.0, std::numeric_limits<double>::max());
-  require_positive("learned_sigma", params.learned_sigma);
+  require_attention_inputs(method, d, params.theta, params.alibi_slope, params.learned_sigma);
   check_table_budget("token projections", d, d, 3 * sizeof(double));
   check_table_budget("token vectors", n, d, 4 * sizeof(double));
 

@@ -74,6 +74,10 @@ struct AttentionParams {
 // length × length row-stochastic matrix softmax(QKᵀ/√d + causal mask [+ ALiBi bias]);
 // masked entries are exactly 0.
 TableF attention_pattern(AttentionMethod method, const AttentionParams& params);
+// What every attention method's inputs must satisfy (d even for RoPE, θ > 1, ALiBi slope
+// >= 0, learned sigma > 0); throws InvalidArgument naming the parameter.
+void require_attention_inputs(AttentionMethod method, long long dim, double theta, double alibi_slope,
+                              double learned_sigma);
 
 // λ_i = 2π/θ_i, and how many full turns pair i makes over `length` positions
 // (length·θ_i / 2π).
