@@ -95,29 +95,25 @@ void draw_view_tabs(AppState& state, const Derived& derived, double time, bool e
   if (!ImGui::BeginTabBar("##group-tabs")) return;
   bool drawn = false;
   for (const char* group : view_groups()) {
+    const std::vector<const ViewInfo*> views = views_in_group(group);
     const bool force_group = pending && std::string(current->group) == group;
     const bool open = ImGui::BeginTabItem(group, nullptr, force_group ? ImGuiTabItemFlags_SetSelected : 0);
     if (ImGui::IsItemHovered()) {
       std::string names;
-      for (const ViewInfo& v : all_views())
-        if (std::string(v.group) == group) names += std::string(names.empty() ? "" : ", ") + v.title;
+      for (const ViewInfo* v : views) names += std::string(names.empty() ? "" : ", ") + v->title;
       ImGui::SetTooltip("%s: %s", group, names.c_str());
     }
     if (!open) continue;
     bool force_view = pending;
     if (!pending && std::string(current->group) != group) {  // the user clicked another group
       const auto it = group_view.find(group);
-      for (const ViewInfo& v : all_views())
-        if (std::string(v.group) == group && (it == group_view.end() || it->second == v.name)) {
-          state.view = v.name;
-          break;
-        }
+      state.view = it != group_view.end() ? it->second : views.front()->name;
       force_view = true;
     }
     ImGui::PushID(group);
     if (ImGui::BeginTabBar("##view-tabs", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
-      for (const ViewInfo& v : all_views()) {
-        if (std::string(v.group) != group) continue;
+      for (const ViewInfo* view : views) {
+        const ViewInfo& v = *view;
         const bool force = force_view && state.view == v.name;
         if (ImGui::BeginTabItem(v.title, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) {
           if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s  (--view %s)", v.summary, v.name);
@@ -215,8 +211,10 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     const float panel_w = std::min(360.0f * ImGui::GetFontSize() / 16.0f, std::max(300.0f, display.x * 0.3f));
     ImGui::BeginChild("##parameters", {panel_w, 0}, true);
     ImGui::TextUnformatted("pe-viz");
+    // The subtitle only where it fits beside the name (not at 3× in a narrow panel).
     const char* subtitle = "positional encodings, live";
-    if (ImGui::CalcTextSize("pe-viz  positional encodings, live").x < ImGui::GetContentRegionAvail().x) {
+    if (ImGui::GetItemRectSize().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(subtitle).x <
+        ImGui::GetContentRegionAvail().x) {
       ImGui::SameLine();
       ImGui::TextDisabled("%s", subtitle);
     }

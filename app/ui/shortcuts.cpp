@@ -54,9 +54,7 @@ void handle_shortcuts(AppState& s, FileActions& actions) {
   if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
   const ViewInfo* current = find_view(s.view);
   const std::string group = current ? current->group : view_groups()[0];
-  std::vector<const ViewInfo*> in_group;
-  for (const ViewInfo& v : all_views())
-    if (group == v.group) in_group.push_back(&v);
+  const std::vector<const ViewInfo*> in_group = views_in_group(group);
   for (int k = 0; k < 9 && k < int(in_group.size()); ++k)
     if (ImGui::IsKeyPressed(GLFW_KEY_1 + k, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_1 + k, false)) {
       s.view = in_group[std::size_t(k)]->name;
@@ -68,11 +66,7 @@ void handle_shortcuts(AppState& s, FileActions& actions) {
     int g = 0;
     while (g < int(groups.size()) && group != groups[std::size_t(g)]) ++g;
     g = (g + group_step + int(groups.size())) % int(groups.size());
-    for (const ViewInfo& v : all_views())
-      if (std::string(v.group) == groups[std::size_t(g)]) {
-        s.view = v.name;  // the group's first view
-        break;
-      }
+    s.view = views_in_group(groups[std::size_t(g)]).front()->name;  // the group's first view
     s.grid = false;
   }
   if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) s.playing = !s.playing;
@@ -120,8 +114,7 @@ void draw_help_overlay(AppState& s) {
     for (const char* group : view_groups()) {
       std::string line = std::string(group) + ":";
       int k = 0;
-      for (const ViewInfo& v : all_views())
-        if (std::string(v.group) == group) line += "  " + std::to_string(++k) + " " + v.title;
+      for (const ViewInfo* v : views_in_group(group)) line += "  " + std::to_string(++k) + " " + v->title;
       ImGui::TextDisabled("  %s", line.c_str());
     }
   }

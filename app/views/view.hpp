@@ -36,6 +36,8 @@ struct ViewInfo {
 std::span<const ViewInfo> all_views();
 // View groups in tab order (each view's `group` is one of them).
 std::span<const char* const> view_groups();
+// The views of one group, in tab order (empty for an unknown group).
+std::vector<const ViewInfo*> views_in_group(const std::string& group);
 const ViewInfo* find_view(const std::string& name);
 
 // Shared helpers for views (app/views/view_common.cpp).

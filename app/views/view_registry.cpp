@@ -1,4 +1,5 @@
 #include <string>
+#include <vector>
 
 #include "views/view.hpp"
 
@@ -52,6 +53,13 @@ constexpr const char* kGroups[] = {"Absolute", "RoPE", "Relative", "Attention", 
 
 std::span<const ViewInfo> all_views() { return kViews; }
 std::span<const char* const> view_groups() { return kGroups; }
+
+std::vector<const ViewInfo*> views_in_group(const std::string& group) {
+  std::vector<const ViewInfo*> views;
+  for (const auto& v : kViews)
+    if (group == v.group) views.push_back(&v);
+  return views;
+}
 
 const ViewInfo* find_view(const std::string& name) {
   for (const auto& v : kViews)

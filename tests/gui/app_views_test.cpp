@@ -51,6 +51,15 @@ TEST_F(AppViewsTest, RegistryNamesAreUniqueKebabCaseAndFindable) {
                                  "relative-score", "alibi", "attention"})
     EXPECT_TRUE(names.count(documented)) << documented << " (README's view list) is not registered";
   EXPECT_EQ(app::find_view("nope"), nullptr);
+  // Tabs: every group has views, and every view sits in a listed group, contiguously.
+  std::size_t grouped = 0;
+  for (const char* group : app::view_groups()) {
+    const auto views = app::views_in_group(group);
+    EXPECT_FALSE(views.empty()) << group;
+    for (std::size_t k = 1; k < views.size(); ++k) EXPECT_EQ(views[k], views[k - 1] + 1) << group << " is not contiguous";
+    grouped += views.size();
+  }
+  EXPECT_EQ(grouped, app::all_views().size()) << "a view names a group that view_groups() does not list";
 }
 
 TEST_F(AppViewsTest, EveryViewRendersInTheWindowWithoutGlErrorsAndIsNotBlank) {
