@@ -128,8 +128,14 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
   }
   if (o.tokens) s.tokens = *o.tokens;
   if (o.tokens_b) s.tokens_b = *o.tokens_b;
-  if (o.theta_low) pe::require_theta("theta-low", *o.theta_low), s.theta_low = *o.theta_low;
-  if (o.theta_high) pe::require_theta("theta-high", *o.theta_high), s.theta_high = *o.theta_high;
+  if (o.theta_low) {
+    pe::require_theta("theta-low", *o.theta_low);
+    s.theta_low = *o.theta_low;
+  }
+  if (o.theta_high) {
+    pe::require_theta("theta-high", *o.theta_high);
+    s.theta_high = *o.theta_high;
+  }
   if (o.walkthrough_step) {
     if (*o.walkthrough_step < 1 || *o.walkthrough_step > kWalkthroughSteps)
       throw pe::InvalidArgument("walkthrough-step", std::to_string(*o.walkthrough_step), "1 ... " + std::to_string(kWalkthroughSteps));
