@@ -11,6 +11,7 @@
 #include "cli/dump_command.hpp"
 #include "cli/export_command.hpp"
 #include "cli/gui_command.hpp"
+#include "cli/inspect_command.hpp"
 #include "cli/soak_driver.hpp"
 #include "cli/state_options.hpp"
 #include "render/atomic_file.hpp"
@@ -21,19 +22,30 @@ namespace {
 
 constexpr const char* kFooter = R"(Subcommands (each has --help):
   pe-viz export   write a view (or --all views, with an index.html deck) as PNG at any
-                  size, and --csv the numbers behind it (hidden window)
+                  size, and --csv the numbers behind it (no display needed)
   pe-viz dump     print a configuration's inverse frequencies, wavelengths and attention
-                  factor as JSON (no window needed)
-  pe-viz bench    frame-time benchmark (hidden window; use xvfb-run without a display)
+                  factor as JSON (no OpenGL at all)
+  pe-viz inspect  what a model's config says about positions: each key and how it is
+                  used, the per-layer plan, transformers vs vLLM vs llama.cpp
+  pe-viz bench    frame-time benchmark (no display needed)
 
 In the GUI, F1 lists the keyboard shortcuts (views, steps, projector settings).
 
+Environment:
+  PE_VIZ_GL=auto|egl|glfw  how offscreen work (export, bench, --screenshot) gets OpenGL:
+                           egl = EGL surfaceless, no display server at all; glfw = a
+                           hidden window (needs X11, Wayland or xvfb-run); auto (default)
+                           = egl, falling back to glfw. The GUI window is always GLFW.
+  PE_VIZ_CONTENT_SCALE=S   pretend the monitor's content scale (DPI / 96) is S, 0.5 ... 4:
+                           fonts are rasterised at 16 px x --ui-scale x S
+
 Examples:
   pe-viz --view rope-cos --theta 500000 --dim 128 --length 8192
-  xvfb-run -a pe-viz --screenshot out.png --view clock-hands --position 3
+  pe-viz --screenshot out.png --view clock-hands --position 3
   pe-viz dump --preset llama-3.1-8b
-  xvfb-run -a pe-viz export --view rope-cos --preset llama-3.1-8b --length 8192 --size 3840x2160 -o out.png
-  xvfb-run -a pe-viz export --all slides/ --size 1920x1080
+  pe-viz inspect --preset gemma-3-27b
+  pe-viz export --view rope-cos --preset llama-3.1-8b --length 8192 --size 3840x2160 -o out.png
+  pe-viz export --all slides/ --size 1920x1080
 )";
 
 }  // namespace
@@ -45,17 +57,19 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "dump") == 0) return run_dump_command(argc - 1, argv + 1);
   if (argc >= 2 && std::strcmp(argv[1], "export") == 0) return app::run_export_command(argc - 1, argv + 1);
   if (argc >= 2 && std::strcmp(argv[1], "bench") == 0) return app::run_bench_command(argc - 1, argv + 1);
+  if (argc >= 2 && std::strcmp(argv[1], "inspect") == 0) return app::run_inspect_command(argc - 1, argv + 1);
 
   CLI::App cli{"pe-viz: an interactive visualizer of transformer positional encodings "
                "(sinusoidal, learned, RoPE and its scaling methods, ALiBi).",
                "pe-viz"};
   cli.footer(kFooter);
+  cli.set_version_flag("--version", std::string("pe-viz ") + PE_VIZ_VERSION);
   app::StateOverrides overrides;
   app::GuiOptions gui;
   bool list_views = false, no_restore = false;
   std::optional<std::string> session_path;
   cli.add_flag("--list-views", list_views, "Print the view names, one a line, and exit");
-  cli.add_option("--screenshot", gui.screenshot, "Render headless, write the window to this PNG and exit");
+  cli.add_option("--screenshot", gui.screenshot, "Render offscreen (no display needed), write the window to this PNG and exit");
   cli.add_option("--frames", gui.frames, "Frames to render before --screenshot (>= 1)")->check(CLI::Range(1, 10000));
   auto* width_option = cli.add_option("--width", gui.width, "Window width in pixels (default: the last size)")->check(CLI::Range(320, 16384));
   auto* height_option = cli.add_option("--height", gui.height, "Window height in pixels (default: the last size)")->check(CLI::Range(240, 16384));

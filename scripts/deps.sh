@@ -6,10 +6,16 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev nlohmann-json3-dev libcli11-dev
-  libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libgl-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  fonts-dejavu-core xvfb xauth libgl1-mesa-dri mesa-utils
+  libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libgl-dev libegl-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavfilter-dev libmd4c-dev
+  libgtest-dev libgmock-dev libbenchmark-dev ffmpeg
+  fonts-dejavu-core xvfb xauth libgl1-mesa-dri libegl-mesa0 mesa-utils
   clang libfuzzer-14-dev libclang-rt-14-dev
+  # install tree and .deb: icons from the SVG, checks of the desktop entry, AppStream
+  # metadata and man page, shared-library dependencies and the package itself
+  librsvg2-bin desktop-file-utils appstream man-db dpkg-dev lintian
+  # end-to-end keyboard test: real key events through the X server
+  xdotool
 )
 
 missing=()

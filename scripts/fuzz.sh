@@ -5,20 +5,23 @@
 #   scripts/fuzz.sh [SECONDS]   fuzz each target SECONDS (default 20) on a temporary copy
 #                               of its seed corpus; SECONDS = 0 only replays the seeds
 #
-# Targets (tests/fuzz/): fuzz_hf_config (config.json loader), fuzz_session (session
-# files), fuzz_cli_params (command-line options). Seeds: tests/fuzz/corpus/<target>/, and
-# assets/presets/*.json for fuzz_hf_config. Build dir: $PE_VIZ_FUZZ_BUILD_DIR (default
-# build-fuzz/); crash inputs are kept in <build dir>/fuzz-artifacts/. New corpus entries
-# are discarded, so the repository is never modified. Reproduce a crash with
+# Targets (tests/fuzz/): fuzz_hf_config (config.json loader), fuzz_gguf (GGUF header
+# reader and its RopeConfig mapping), fuzz_session (session files), fuzz_cli_params
+# (command-line options), fuzz_prompt_spec (dump --prompt specs), fuzz_lesson (lesson
+# Markdown files), fuzz_animation (--animate and animate: specs). Seeds:
+# tests/fuzz/corpus/<target>/, and assets/presets/*.json for fuzz_hf_config. Build dir:
+# $PE_VIZ_FUZZ_BUILD_DIR (default build-fuzz/); crash inputs are kept in
+# <build dir>/fuzz-artifacts/. New corpus entries are discarded, so the repository is
+# never modified. Reproduce a crash with
 #   <build dir>/tests/fuzz/<target> <artifact file>
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${PE_VIZ_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 SECONDS_PER_TARGET="${1:-20}"
-TARGETS=(fuzz_hf_config fuzz_session fuzz_cli_params)
+TARGETS=(fuzz_hf_config fuzz_gguf fuzz_session fuzz_cli_params fuzz_prompt_spec fuzz_lesson fuzz_animation)
 
 case "$SECONDS_PER_TARGET" in
-  -h | --help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
   '' | *[!0-9]*) echo "scripts/fuzz.sh: SECONDS must be a whole number, got '$SECONDS_PER_TARGET'" >&2; exit 2 ;;
 esac
 if [[ $# -gt 1 ]]; then echo "scripts/fuzz.sh: one argument at most (try --help)" >&2; exit 2; fi

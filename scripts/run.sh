@@ -7,10 +7,11 @@ BUILD_DIR="${PE_VIZ_BUILD_DIR:-$ROOT/build}"
 "$ROOT/scripts/build.sh"
 if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" && $# -eq 0 ]]; then
   cat >&2 <<MSG
-pe-viz: no display here, so the GUI cannot open a window.
-  - run it under a virtual X server:   xvfb-run -a $BUILD_DIR/pe-viz --screenshot out.png --view rope-cos
-  - or use the headless subcommands:   $BUILD_DIR/pe-viz dump --preset llama-3.1-8b
-                                       xvfb-run -a $BUILD_DIR/pe-viz bench
+pe-viz: no display here, so the GUI cannot open a window. Without one, these work:
+  $BUILD_DIR/pe-viz --screenshot out.png --view rope-cos
+  $BUILD_DIR/pe-viz export --all slides/ --size 1920x1080
+  $BUILD_DIR/pe-viz dump --preset llama-3.1-8b
+  $BUILD_DIR/pe-viz bench
 MSG
   exit 1
 fi

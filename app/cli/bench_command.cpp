@@ -12,7 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/soak_driver.hpp"
-#include "platform/app_session.hpp"
+#include "ui/app_session.hpp"
 #include "render/gl_errors.hpp"
 #include "views/view.hpp"
 
@@ -33,14 +33,29 @@ Stats stats(std::vector<double> v) {
 struct BenchConfig {
   std::string name;
   long long length, dim;
+  // Multimodal views: the patch grid side (rope-2d) and the prompt (mrope-positions).
+  long long grid = 64;
+  std::string prompt = AppState{}.prompt;
 };
+
+// rope-2d's query patch and mrope-positions' token move every frame, as a lecturer
+// clicking or pressing arrows: their caches miss each frame, like the θ sweep's.
+void move_selection(AppState& s, int frame) {
+  s.patch_row = (s.grid_rows / 2 + frame) % s.grid_rows;
+  s.patch_col = (s.grid_cols / 2 + 3LL * frame) % s.grid_cols;
+  try {
+    s.prompt_token = (s.prompt_token + 7) % prompt_tokens(s.prompt, s.merge_size);
+  } catch (const std::exception&) {
+  }
+}
 
 // --soak: prints RSS checkpoints, the growth since frame `report_every` and GL errors.
 // Exit 3 on GL errors, 4 when the growth exceeds --max-growth, 5 on invalid driver states.
 int run_soak_mode(long long frames, long long report_every, double max_growth, long long max_dim, int width, int height) {
   AppSession session(default_state(), {.width = width, .height = height, .visible = false});
-  std::printf("pe-viz bench --soak: %lld frames at %dx%d, renderer %s, driver period %lld frames\n", frames, width, height,
-              reinterpret_cast<const char*>(glGetString(GL_RENDERER)), soak_period());
+  std::printf("pe-viz bench --soak: %lld frames at %dx%d, renderer %s via %s, driver period %lld frames\n", frames, width,
+              height, reinterpret_cast<const char*>(glGetString(GL_RENDERER)), session.window().context_description().c_str(),
+              soak_period());
   std::fflush(stdout);
   const SoakResult r = run_soak(session, {.frames = frames, .report_every = report_every, .max_dim = max_dim}, stdout);
   for (const auto& e : r.first_errors) std::printf("GL error: %s\n", e.c_str());
@@ -111,9 +126,12 @@ int run_bench_command(int argc, char** argv) {
       return 2;
     }
 
-  std::vector<BenchConfig> configs = {{"teaching (L=128, d=64)", 128, 64},
-                                      {"L=131072, d=128", 131072, 128},
-                                      {"L=1000000, d=256", 1000000, 256}};
+  // The multimodal views' sizes grow with the rows: the default grid, 64 × 64 patches, then
+  // the largest scored grid (512 × 512) and a ~60k-token prompt.
+  std::vector<BenchConfig> configs = {
+      {"teaching (L=128, d=64)", 128, 64, AppState{}.grid_rows},
+      {"L=131072, d=128", 131072, 128, 64, "text:64,image:1x128x128,text:16,video:8x64x64,text:8"},
+      {"L=1000000, d=256", 1000000, 256, 512, "text:1000,video:12x128x128,text:500,image:1x192x192,text:500"}};
   if (length > 0 || dim > 0) {
     if (dim % 2) {
       std::fprintf(stderr, "pe-viz bench: --dim %lld: RoPE needs an even dimension\n", dim);
@@ -127,8 +145,11 @@ int run_bench_command(int argc, char** argv) {
     GLuint query = 0;
     const bool timer = epoxy_has_gl_extension("GL_ARB_timer_query") || epoxy_gl_version() >= 33;
     if (timer) glGenQueries(1, &query);
-    std::printf("pe-viz bench: %d frames per row at %dx%d, renderer %s\n", frames, width, height,
-                reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+    std::printf("pe-viz bench: %d frames per row at %dx%d, renderer %s via %s\n", frames, width, height,
+                reinterpret_cast<const char*>(glGetString(GL_RENDERER)), session.window().context_description().c_str());
+    std::printf("each frame: θ sweeps 1e2 … 1e7 and back; rope-2d's query patch and mrope-positions' token move. Patch grids:");
+    for (const auto& c : configs) std::printf(" %lld×%lld", c.grid, c.grid == AppState{}.grid_rows ? AppState{}.grid_cols : c.grid);
+    std::printf("\n");
     std::printf("%-20s %-16s %10s %10s %10s %10s %10s %10s %8s\n", "config", "view", "cpu_med", "cpu_p95", "gpu_med",
                 "gpu_p95", "total_med", "total_p95", "rss_mib");
     bool all_within = true;
@@ -140,6 +161,9 @@ int run_bench_command(int argc, char** argv) {
         s.rope.head_dim = c.dim;
         s.rope.max_position_embeddings = c.length;
         s.view = view;
+        s.grid_rows = c.grid;
+        s.grid_cols = c.grid == AppState{}.grid_rows ? AppState{}.grid_cols : c.grid;
+        s.prompt = c.prompt;
         for (int warm = 0; warm < 3; ++warm) {
           session.frame(0.0);
           glFinish();
@@ -149,6 +173,7 @@ int run_bench_command(int argc, char** argv) {
           // Sweep θ over 10^2 ... 10^7 and back, as a lecturer dragging the slider.
           const double t = double(f) / double(frames - 1);
           s.rope.theta = std::pow(10.0, 2.0 + 5.0 * (1.0 - std::abs(2.0 * t - 1.0)));
+          move_selection(s, f);
           const auto start = std::chrono::steady_clock::now();
           if (timer) glBeginQuery(GL_TIME_ELAPSED, query);
           session.frame(f / 60.0);

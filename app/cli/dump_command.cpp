@@ -8,8 +8,13 @@
 #include <optional>
 #include <ostream>
 
+#include "cli/state_options.hpp"
 #include "pe/config.hpp"
+#include "pe/config_diagnostics.hpp"
 #include "pe/errors.hpp"
+#include "pe/gguf_rope.hpp"
+#include "pe/hf_cache.hpp"
+#include "pe/multimodal.hpp"
 #include "pe/rope.hpp"
 
 namespace app {
@@ -58,9 +63,100 @@ json scaling_json(const pe::RopeConfig& c, const pe::ScaledFrequencies& r) {
   return j;
 }
 
+// ---- Multimodal (issue 12) ----------------------------------------------------------
+
+// Each token's ids are JSON numbers in three arrays: cap what one dump prints, as --rows does.
+constexpr long long kMaxDumpPositionTokens = 1'000'000;
+
+json mrope_json(const pe::RopeConfig& c, long long length) {
+  const pe::MultiAxisLayout l = pe::multi_axis_layout(c, length);
+  const pe::MultiAxisRope& m = *c.multimodal.multi_axis;
+  json j;
+  j["scheme"] = pe::to_string(l.scheme);
+  j["sections"] = m.sections;  // rotary pairs per axis (t, h, w)
+  j["section_unit"] = "pairs";
+  j["axes"] = {"t", "h", "w"};
+  json axis = json::array();
+  for (Eigen::Index i = 0; i < l.axis_of_pair.size(); ++i) axis.push_back(l.axis_of_pair[i]);
+  j["axis_of_pair"] = std::move(axis);  // in the rotary order of inv_freq
+  j["inv_freq_of_pair"] = array_of(l.inv_freq_of_pair);
+  const auto per_axis = l.pairs_per_axis();
+  j["pairs_per_axis"] = {per_axis[0], per_axis[1], per_axis[2]};
+  j["convention"] = pe::to_string(l.convention);
+  if (l.scheme == pe::MultiAxisScheme::Vision2D) j["variant"] = pe::to_string(l.vision_variant);
+  if (l.position_offset != 0.0) j["position_offset"] = l.position_offset;
+  if (l.scheme == pe::MultiAxisScheme::MRope || l.scheme == pe::MultiAxisScheme::MRopeInterleaved) {
+    const pe::MultimodalRope& mm = c.multimodal;
+    j["rope_index"] = {{"family", pe::to_string(mm.rope_index)},
+                       {"spatial_merge_size", mm.spatial_merge_size},
+                       {"temporal_patch_size", mm.temporal_patch_size},
+                       {"tokens_per_second", mm.tokens_per_second}};
+  }
+  return j;
+}
+
+json position_ids_json(const pe::RopeConfig& c, const app::MultimodalDumpOptions& o) {
+  const auto& m = c.multimodal.multi_axis;
+  if (!m || (m->scheme != pe::MultiAxisScheme::MRope && m->scheme != pe::MultiAxisScheme::MRopeInterleaved))
+    throw pe::InvalidArgument("--prompt", "\"" + pe::format_prompt_spec(*o.prompt) + "\"",
+                              "position ids are built for a VLM language model with M-RoPE (mrope_section); \"" +
+                                  c.name + "\" has " +
+                                  (m ? std::string(pe::to_string(m->scheme)) + " rotary" : std::string("1D RoPE")));
+  pe::RopeIndexOptions options = pe::rope_index_options(c, o.sample_fps);
+  options.version = o.version;
+  pe::PositionIds ids;
+  try {
+    ids = pe::rope_index(*o.prompt, options);
+  } catch (const pe::InvalidArgument& e) {
+    // Name the option the value came from.
+    const std::string& p = e.parameter();
+    throw pe::InvalidArgument(p == "prompt" ? "--prompt" : (p == "sample_fps" ? "--sample-fps" : p), e.value(), e.allowed());
+  }
+  if (ids.tokens() > kMaxDumpPositionTokens)
+    throw pe::InvalidArgument("--prompt", std::to_string(ids.tokens()) + " tokens",
+                              "at most " + std::to_string(kMaxDumpPositionTokens) + " tokens per dump");
+  json items = json::array();
+  long long first = 0;
+  for (const pe::PromptItem& p : *o.prompt) {
+    const long long m_size = options.spatial_merge_size;
+    const long long n = p.kind == pe::PromptItemKind::Text ? p.tokens : p.t * (p.h / m_size) * (p.w / m_size);
+    items.push_back({{"kind", pe::to_string(p.kind)}, {"first_token", first}, {"tokens", n}});
+    first += n;
+  }
+  json j;
+  j["prompt"] = pe::format_prompt_spec(*o.prompt);
+  j["family"] = pe::to_string(options.family);
+  j["version"] = pe::to_string(options.version);
+  j["sample_fps"] = options.sample_fps;
+  j["tokens"] = ids.tokens();
+  j["items"] = std::move(items);
+  j["t"] = ids.t;
+  j["h"] = ids.h;
+  j["w"] = ids.w;
+  j["rope_delta"] = ids.rope_delta;  // max id + 1 − tokens (HF's mrope_position_deltas)
+  return j;
+}
+
+void add_multimodal(json& j, const pe::RopeConfig& c, long long length, const app::MultimodalDumpOptions& o) {
+  const pe::MultimodalRope& mm = c.multimodal;
+  if (mm.multi_axis) j["mrope"] = mrope_json(c, length);
+  if (mm.vision_tower) {
+    const pe::VisionTowerRope& v = *mm.vision_tower;
+    j["vision_tower"] = {{"variant", pe::to_string(v.variant)}, {"head_dim", v.head_dim}, {"theta", v.theta},
+                         {"patch_size", v.patch_size}};
+  }
+  if (!mm.notes.empty()) j["multimodal_notes"] = mm.notes;
+  if (o.prompt) j["position_ids"] = position_ids_json(c, o);
+}
+
 }  // namespace
 
 std::string dump_json(const pe::RopeConfig& c, long long length, long long rows) {
+  return dump_json(c, length, rows, DumpSource{}, MultimodalDumpOptions{});
+}
+
+std::string dump_json(const pe::RopeConfig& c, long long length, long long rows, const DumpSource& source,
+                      const MultimodalDumpOptions& mm) {
   const pe::ScaledFrequencies r = pe::scaled_frequencies(c, length);
   json j;
   j["name"] = c.name;
@@ -103,6 +199,15 @@ std::string dump_json(const pe::RopeConfig& c, long long length, long long rows)
     }
     j["rows"] = {{"first_position", 0}, {"cos", std::move(cos_rows)}, {"sin", std::move(sin_rows)}};
   }
+  if (!source.kind.empty()) {
+    json diags = json::array();
+    for (const auto& d : source.diagnostics)
+      diags.push_back({{"severity", pe::to_string(d.severity)}, {"key", d.key}, {"message", d.message}});
+    j["origin"] = {{"kind", source.kind}, {"path", source.path}, {"diagnostics", std::move(diags)}};
+    if (!source.architecture.empty()) j["origin"]["architecture"] = source.architecture;
+    if (!source.rope_mode.empty()) j["rope_mode"] = source.rope_mode;  // llama.cpp's; "convention" follows from it
+  }
+  add_multimodal(j, c, length, mm);
   // A config's name is its directory's name, which may be any bytes: U+FFFD, not a throw.
   return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
@@ -120,15 +225,19 @@ int run_dump_command(int argc, char** argv) { return run_dump_command(argc, argv
 int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err) {
   CLI::App cli{"Print a RoPE configuration's inverse frequencies, wavelengths and attention factor as JSON.",
                "pe-viz dump"};
-  std::optional<std::string> preset, config_path, scaling, convention;
+  std::optional<std::string> preset, config_path, model, gguf_path, scaling, convention;
   std::optional<double> theta, factor, partial;
   std::optional<long long> dim, length, original_max;
   long long rows = 0;
   bool list = false;
+  std::optional<std::string> tower, prompt_text, rope_index_version;
+  double sample_fps = 2.0;
 
   auto* preset_opt = cli.add_option("--preset", preset, "Bundled model preset (default: teaching)");
   auto* config_opt = cli.add_option("--config", config_path, "A Hugging Face config.json");
   preset_opt->excludes(config_opt);
+  cli.add_option("--model", model, "A model in the local Hugging Face cache: ORG/NAME[@REVISION] (offline)");
+  cli.add_option("--gguf", gguf_path, "A GGUF model file (header and RoPE factor tensors only)");
   cli.add_option("--theta", theta, "RoPE base (rope_theta)");
   cli.add_option("--dim", dim, "Head dimension (head_dim)");
   cli.add_option("--length", length, "Current sequence length (default: max_position_embeddings)");
@@ -139,6 +248,12 @@ int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err
   cli.add_option("--convention", convention, "Pair layout: interleaved or half-split");
   cli.add_option("--rows", rows, "Also print the first N rows of the cos/sin tables")->check(CLI::Range(0LL, 100000LL));
   cli.add_flag("--list-presets", list, "List the bundled presets as JSON and exit");
+  cli.add_option("--tower", tower, "VLMs: language (default) or vision (the vision encoder's 2D RoPE)");
+  cli.add_option("--prompt", prompt_text,
+                 "VLMs: position ids for a prompt, e.g. \"text:5,image:1x8x12,video:4x8x8\" (grids before merging)");
+  cli.add_option("--sample-fps", sample_fps, "Sampled video frames per second for Qwen2.5-VL's time alignment (default 2)");
+  cli.add_option("--rope-index", rope_index_version,
+                 "get_rope_index rule: transformers-4 (default, as the models shipped) or transformers-5");
 
   try {
     cli.parse(argc, argv);
@@ -157,17 +272,79 @@ int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err
       return 2;
     }
   }
+  try {
+    app::require_one_model_source(preset.has_value(), config_path.has_value(), model.has_value(), gguf_path.has_value());
+  } catch (const pe::InvalidArgument& e) {
+    err << "pe-viz dump: " << e.what() << "\n";
+    return 2;
+  }
   if (convention && *convention != "interleaved" && *convention != "half-split") {
     err << "pe-viz dump: --convention: expected interleaved or half-split, got \"" << *convention << "\"\n";
     return 2;
   }
+  if (tower && *tower != "language" && *tower != "vision") {
+    err << "pe-viz dump: --tower: expected language or vision, got \"" << *tower << "\"\n";
+    return 2;
+  }
+  app::MultimodalDumpOptions multimodal;
+  if (rope_index_version) {
+    try {
+      multimodal.version = pe::rope_index_version_from_string(*rope_index_version, "--rope-index");
+    } catch (const pe::InvalidArgument& e) {
+      err << "pe-viz dump: --rope-index: unknown rule \"" << *rope_index_version << "\"; expected " << e.allowed()
+          << "\n";
+      return 2;
+    }
+  }
+  if (!std::isfinite(sample_fps) || sample_fps <= 0.0 || sample_fps > 1e6) {
+    err << "pe-viz dump: --sample-fps: expected sampled frames per second, > 0 and at most 1e6, got " << sample_fps << "\n";
+    return 2;
+  }
+  multimodal.sample_fps = sample_fps;
 
   try {
     if (list) {
       out << app::presets_json() << "\n";
       return 0;
     }
-    pe::RopeConfig c = config_path ? pe::load_hf_config(*config_path) : pe::load_preset(preset.value_or(pe::kTeachingPreset));
+    // Options outside their documented range are refused even where this configuration
+    // would not use them (the same checks as the GUI's options, state_options.cpp).
+    if (factor && !(std::isfinite(*factor) && *factor >= 1.0))
+      throw pe::InvalidArgument("factor", pe::format_double(*factor), "a finite number >= 1");
+    if (original_max) pe::require_length("original-max-position-embeddings", *original_max);
+    if (prompt_text) {
+      try {
+        multimodal.prompt = pe::parse_prompt_spec(*prompt_text);
+      } catch (const pe::InvalidArgument& e) {
+        throw pe::InvalidArgument("--prompt", e.value(), e.allowed());
+      }
+    }
+    pe::RopeConfig c;
+    app::DumpSource source;
+    if (gguf_path) {
+      pe::GgufModelConfig m = pe::load_gguf_config(*gguf_path);
+      c = m.loaded.config;
+      source = {"gguf", *gguf_path, m.architecture, pe::to_string(m.rope_mode), std::move(m.loaded.diagnostics)};
+    } else if (model) {
+      const pe::CachedModel where = pe::resolve_cached_model(*model);
+      pe::LoadedConfig loaded = pe::load_cached_model_config(*model);
+      c = loaded.config;
+      source = {"model", where.config_path.string(), "", "", std::move(loaded.diagnostics)};
+    } else {
+      c = config_path ? pe::load_hf_config(*config_path) : pe::load_preset(preset.value_or(pe::kTeachingPreset));
+    }
+    if (tower && *tower == "vision") {
+      if (!c.multimodal.vision_tower && c.multimodal.multi_axis &&
+          c.multimodal.multi_axis->scheme == pe::MultiAxisScheme::Vision2D) {
+        // Already a vision encoder (e.g. the qwen2-vl-vision preset).
+      } else if (!c.multimodal.vision_tower) {
+        throw pe::InvalidArgument("--tower", "vision",
+                                  "a VLM config whose vision_config has a rotary embedding; \"" + c.name +
+                                      "\" has no vision tower");
+      } else {
+        c = pe::vision_tower_config(c);
+      }
+    }
     if (theta) c.theta = *theta;
     if (dim) c.head_dim = *dim;
     if (partial) c.partial_rotary_factor = *partial;
@@ -175,12 +352,20 @@ int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err
     if (factor) c.scaling.factor = *factor;
     if (original_max) c.scaling.original_max_position_embeddings = *original_max;
     if (convention) c.convention = *convention == "interleaved" ? pe::PairConvention::Interleaved : pe::PairConvention::HalfSplit;
-    out << app::dump_json(c, length.value_or(c.max_position_embeddings), rows) << "\n";
+    const std::string document =
+        app::dump_json(c, length.value_or(c.max_position_embeddings), rows, source, multimodal);
+    pe::OptionsGiven given;
+    given.factor = factor.has_value();
+    given.original_max_position_embeddings = original_max.has_value();
+    given.length = length.has_value();
+    for (const auto& note : pe::ineffective_option_notes(c, given)) err << "pe-viz dump: note: " << note << "\n";
+    out << document << "\n";
     return 0;
   } catch (const pe::ConfigError& e) {
     const std::string what = e.what();
-    const bool names_file = config_path && what.find(*config_path) == std::string::npos;
-    err << "pe-viz dump: " << (names_file ? *config_path + ": " : std::string()) << what << "\n";
+    const std::optional<std::string>& file = gguf_path ? gguf_path : config_path;
+    const bool names_file = file && what.find(*file) == std::string::npos;
+    err << "pe-viz dump: " << (names_file ? *file + ": " : std::string()) << what << "\n";
   } catch (const pe::InvalidArgument& e) {
     err << "pe-viz dump: " << e.what() << "\n";
   } catch (const std::exception& e) {

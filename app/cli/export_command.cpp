@@ -5,12 +5,16 @@
 #include <optional>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/state_options.hpp"
+#include "pe/errors.hpp"
+#include "export/lesson_validation.hpp"
 #include "export/view_data.hpp"
 #include "export/slide_deck.hpp"
+#include "export/video_export.hpp"
 #include "export/view_export.hpp"
 #include "render/atomic_file.hpp"
 #include "state/session_file.hpp"
@@ -28,6 +32,60 @@ bool parse_size(const std::string& text, int& w, int& h) {
   return true;
 }
 
+// --animate / --duration / --fps, or a .mp4/.webm/.gif output: a video instead of a PNG.
+struct VideoOptions {
+  std::vector<std::string> animate;
+  double duration = 4.0;
+  int fps = 30;
+  bool requested(const std::optional<std::string>& output, const CLI::App& cli) const {
+    return !animate.empty() || cli.count("--duration") > 0 || cli.count("--fps") > 0 ||
+           (output && is_video_path(*output));
+  }
+};
+
+void add_video_options(CLI::App& cli, VideoOptions& v) {
+  cli.add_option("--animate", v.animate,
+                 "Animate a numeric parameter into a video: KEY=FROM:TO[:log|:linear], e.g. position=0:64 or "
+                 "theta=100:1e6:log (repeat for several; theta and length are log by default)");
+  cli.add_option("--duration", v.duration, "Video length in seconds (default 4)");
+  cli.add_option("--fps", v.fps, "Video frames per second, 1 ... 120 (default 30; GIF at most 15)");
+}
+
+// Checked before a window opens: the message names the option.
+VideoRequest video_request(const VideoOptions& v, const std::optional<std::string>& output, int width, int height,
+                           Background background) {
+  VideoRequest r;
+  if (!output) throw pe::InvalidArgument("output", "(none)", "a video file name: -o FILE.mp4, FILE.webm or FILE.gif");
+  r.path = *output;
+  (void)video_codec_for(r.path);  // .mp4, .webm or .gif
+  for (const auto& spec : v.animate) r.tracks.push_back(animate_option(spec));
+  for (std::size_t i = 0; i < r.tracks.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (r.tracks[i].key == r.tracks[j].key) throw pe::InvalidArgument("animate", r.tracks[i].key, "each parameter animated once");
+  if (!(v.duration > 0.0) || v.duration > 3600.0)
+    throw pe::InvalidArgument("duration", pe::format_double(v.duration), "> 0 and <= 3600 seconds");
+  if (v.fps < 1 || v.fps > 120) throw pe::InvalidArgument("fps", std::to_string(v.fps), "1 ... 120");
+  r.seconds = v.duration;
+  r.fps = v.fps;
+  r.width = width;
+  r.height = height;
+  r.background = background;
+  return r;
+}
+
+int write_video(AppSession& session, VideoRequest request) {
+  request.view = session.state().view;
+  const VideoResult r = export_video(session, request);
+  const double frames = double(std::max(r.frames, 1LL));
+  // Per rendered frame and per encoded frame (a GIF also renders its palette samples).
+  std::printf("wrote %s (%s, %dx%d, %lld frames at %d fps = %.2f s, view %s; render %.1f ms/frame (%lld renders), "
+              "encode %.1f ms/frame, total %.2f s)\n",
+              r.path.c_str(), to_string(r.codec), request.width, request.height, r.frames, r.fps, double(r.frames) / r.fps,
+              request.view.c_str(), r.render_ms / double(std::max(r.renders, 1LL)), r.renders, r.encode_ms / frames,
+              r.total_ms / 1000.0);
+  return 0;
+}
+
 }  // namespace
 
 int run_export_command(int argc, char** argv) {
@@ -35,9 +93,11 @@ int run_export_command(int argc, char** argv) {
   StateOverrides overrides;
   std::string size = "1920x1080", background = "theme";
   std::optional<std::string> output, all_dir, csv, session_path;
+  VideoOptions video;
   add_state_options(cli, overrides);
+  add_video_options(cli, video);
   cli.add_option("--size", size, "Image size WxH, e.g. 800x600, 3840x2160 (up to the GL max texture size)");
-  cli.add_option("-o,--output", output, "PNG path (default: a name saying what is in it, in the current directory)");
+  cli.add_option("-o,--output", output, "PNG path (default: a name saying what is in it, in the current directory), or FILE.mp4 / .webm / .gif for a video");
   cli.add_option("--all", all_dir, "Write every view into this directory, with an index.html deck");
   cli.add_option("--background", background, "theme | white | transparent");
   cli.add_option("--csv", csv, "Also write the numbers behind the view as CSV to this path");
@@ -61,8 +121,13 @@ int run_export_command(int argc, char** argv) {
   }
   AppState state;
   Background bg;
+  std::optional<VideoRequest> video_job;
   try {
     bg = background_from_string(background);
+    if (video.requested(output, cli)) {
+      if (all_dir || csv) throw std::runtime_error("a video is one view: --all and --csv write PNG and CSV files only");
+      video_job = video_request(video, output, width, height, bg);
+    }
     state = default_state();
     if (session_path) {
       std::vector<std::string> warnings;
@@ -70,6 +135,12 @@ int run_export_command(int argc, char** argv) {
       for (const auto& w : warnings) std::fprintf(stderr, "pe-viz export: warning: %s\n", w.c_str());
     }
     apply_overrides(state, overrides);
+    if (video_job) {
+      // The animated values must suit this state (position < length ...) before a window opens.
+      AppState probe = state;
+      apply_tracks(probe, video_job->tracks, 0.0);
+      apply_tracks(probe, video_job->tracks, 1.0);
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pe-viz export: %s\n", e.what());
     return 2;
@@ -77,6 +148,7 @@ int run_export_command(int argc, char** argv) {
   try {
     AppSession session(state, {.width = 1600, .height = 1000, .visible = false});
     session.frame(0.0);  // settles derived results and fonts
+    if (video_job) return write_video(session, *video_job);
     if (all_dir) {
       std::filesystem::create_directories(*all_dir);
       const auto requests = slide_deck_requests(session.state(), *all_dir, width, height, bg);

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/app_session.hpp"
+#include "ui/app_session.hpp"
 #include "export/slide_deck.hpp"
 #include "export/view_export.hpp"
 #include "render/gl_errors.hpp"
@@ -88,6 +88,7 @@ int run_gui(AppState state, const GuiOptions& options) {
       return errors.empty() ? 0 : 3;
     }
     StatusLine status;
+    UndoHistory undo;
     // A deck export runs one view per frame so the window stays responsive and shows progress.
     SlideDeckJob deck;
     glfwSetDropCallback(session.window().handle(), on_drop);
@@ -95,6 +96,7 @@ int run_gui(AppState state, const GuiOptions& options) {
       if (session.state().animate_length) animate_length(session.state(), glfwGetTime());
       FrameOptions frame_options;
       frame_options.status = &status;
+      frame_options.undo = &undo;
       const FileActions actions = session.frame(glfwGetTime(), frame_options);
       session.window().swap();
       if (actions.toggle_fullscreen) session.window().toggle_fullscreen();
@@ -118,7 +120,7 @@ int run_gui(AppState state, const GuiOptions& options) {
     }
     if (!window_size_file().empty()) {
       int w = 0, h = 0;
-      glfwGetWindowSize(session.window().handle(), &w, &h);
+      session.window().remembered_size(w, h);
       try {
         write_file_atomic(window_size_file(), std::to_string(w) + " " + std::to_string(h) + "\n");
       } catch (const std::exception&) {

@@ -52,7 +52,7 @@ const std::vector<pe::PresetInfo>& presets() {
 std::vector<std::string> view_names(bool with_compare) {
   std::vector<std::string> out;
   for (const auto& v : all_views())
-    if (with_compare || std::strcmp(v.name, "compare") != 0) out.emplace_back(v.name);
+    if (with_compare || !v.hosts_views) out.emplace_back(v.name);
   return out;
 }
 
@@ -236,7 +236,7 @@ SoakResult run_soak(AppSession& session, const SoakOptions& options, std::FILE* 
         result.first_errors.push_back("frame " + std::to_string(f) + ", view " + s.view + (s.grid ? " (grid)" : "") + ": " + e);
     }
     const long long rss = read_memory_status().rss_kib;
-    const std::string shown = s.grid ? "grid" : s.view == "compare" ? "compare/" + s.compare_view : s.view;
+    const std::string shown = s.grid ? "grid" : shown_view_label(s);
     auto vt = std::find_if(result.view_times.begin(), result.view_times.end(), [&](const auto& v) { return v.view == shown; });
     if (vt == result.view_times.end()) vt = result.view_times.insert(result.view_times.end(), {shown});
     ++vt->frames;
@@ -252,7 +252,7 @@ SoakResult run_soak(AppSession& session, const SoakOptions& options, std::FILE* 
       auto& jumps = result.largest_jumps;
       const std::string what = (s.grid ? "grid with " + s.grid_views[0] + "," + s.grid_views[1] + "," + s.grid_views[2] + "," +
                                              s.grid_views[3]
-                                       : s.view + (s.view == "compare" ? "/" + s.compare_view : std::string())) +
+                                       : shown_view_label(s)) +
                                " d=" + std::to_string(s.rope.head_dim) + " L=" + std::to_string(s.length) +
                                " max_len=" + std::to_string(s.learned_max_len) + " B d=" + std::to_string(s.compare_b.head_dim);
       jumps.push_back({rss - last_rss, f, what});

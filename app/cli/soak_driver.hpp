@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/app_session.hpp"
+#include "ui/app_session.hpp"
 
 namespace app {
 

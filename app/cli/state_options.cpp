@@ -1,10 +1,15 @@
 #include "cli/state_options.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "pe/config.hpp"
+#include "pe/config_diagnostics.hpp"
 #include "pe/errors.hpp"
+#include "pe/gguf_rope.hpp"
+#include "pe/hf_cache.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -15,6 +20,8 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
   cli.add_option("--view", o.view, "View to show: " + views);
   cli.add_option("--preset", o.preset, "Model preset (see `pe-viz dump --list-presets`)");
   cli.add_option("--config", o.config, "Hugging Face config.json to load");
+  cli.add_option("--model", o.model, "A model in the local Hugging Face cache: ORG/NAME or ORG/NAME@REVISION (offline)");
+  cli.add_option("--gguf", o.gguf, "A GGUF model file (its header and RoPE factor tensors are read, never the weights)");
   cli.add_option("--theta", o.theta, "RoPE/sinusoidal base theta (> 1)");
   cli.add_option("--dim", o.dim, "Head dimension d (even, 2 ... 8192)");
   cli.add_option("--length", o.length, "Positions shown / current sequence length L (>= 1)");
@@ -27,6 +34,7 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
                  "Training context length L_orig for scaling");
   cli.add_option("--partial-rotary-factor", o.partial_rotary_factor, "Fraction of dims that rotate (0, 1]");
   cli.add_option("--delta-axis", o.delta_axis, "relative-score Δ axis: auto | linear | log");
+  cli.add_option("--mistake", o.mistake, "common-mistake: whose convention mix is shown: seed-004 | seed-001");
   cli.add_option("--samples", o.samples, "Random pairs averaged in relative-score (>= 1)");
   cli.add_option("--seed", o.seed, "Random seed (0 ... 18446744073709551615)");
   cli.add_option("--heads", o.heads, "ALiBi head count (>= 1)");
@@ -39,12 +47,103 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
   cli.add_option("--theta-low", o.theta_low, "theta-lesson: the low base (> 1)");
   cli.add_option("--theta-high", o.theta_high, "theta-lesson: the high base (> 1)");
   cli.add_option("--walkthrough-step", o.walkthrough_step, "walkthrough: step shown, 1 ... 5");
+  // Multimodal views (issue 12)
+  cli.add_option("--scheme", o.scheme, "Multi-axis layout: auto (the config's) | mrope | mrope-interleaved | vision-2d | axial");
+  cli.add_option("--sections", o.sections, "Rotary pairs per axis t,h,w (e.g. 16,24,24), summing to d/2; auto: the config's");
+  cli.add_option("--prompt", o.prompt, "mrope-positions: prompt, e.g. \"text:4,image:1x8x12,video:4x8x8\" (grids before merging)");
+  cli.add_option("--merge-size", o.merge_size, "spatial_merge_size, 1 ... 16 (image H and W divisible by it)");
+  cli.add_option("--sample-fps", o.sample_fps, "Sampled video frames per second (Qwen2.5-VL's time ids), > 0");
+  cli.add_option("--rope-index", o.rope_index, "get_rope_index rule: transformers-4 | transformers-5");
+  cli.add_option("--prompt-token", o.prompt_token, "mrope-positions: selected token, 0 ... tokens-1");
+  cli.add_option("--grid-rows", o.grid_rows, "rope-2d: patch grid rows (rows x cols <= 262144)");
+  cli.add_option("--grid-cols", o.grid_cols, "rope-2d: patch grid columns");
+  cli.add_option("--patch-row", o.patch_row, "rope-2d: query patch row, 0 ... grid_rows-1");
+  cli.add_option("--patch-col", o.patch_col, "rope-2d: query patch column, 0 ... grid_cols-1");
+  cli.add_option("--qk", o.qk, "rope-2d: q and k: identical | random | mean-identical | mean-random");
   cli.add_flag("--light", o.light, "Light theme");
   cli.add_flag("--grid", o.grid, "Show a 2x2 grid of views instead of tabs (in the GUI)");
   cli.add_flag("--no-pixel-mean", o.no_pixel_mean, "Point-sample heatmaps instead of the per-pixel mean");
 }
 
+void require_one_model_source(bool preset, bool config, bool model, bool gguf) {
+  std::string given;
+  for (const auto& [on, name] : {std::pair{preset, "--preset"}, {config, "--config"}, {model, "--model"}, {gguf, "--gguf"}})
+    if (on) given += std::string(given.empty() ? "" : " and ") + name;
+  if (static_cast<int>(preset) + config + model + gguf > 1)
+    throw pe::InvalidArgument("model source", given, "one of --preset, --config, --model, --gguf (each chooses the model)");
+}
+
+namespace {
+
+// A model from another source: the configuration shown at its training window; warnings
+// the source reported (e.g. a cache without refs/main) go to stderr.
+void adopt_loaded(AppState& s, const pe::LoadedConfig& loaded) {
+  for (const auto& d : loaded.diagnostics)
+    if (d.severity != pe::Severity::Info)
+      std::fprintf(stderr, "pe-viz: %s: %s%s%s\n", pe::to_string(d.severity), d.key.c_str(), d.key.empty() ? "" : ": ",
+                   d.message.c_str());
+  s.rope = loaded.config;
+  s.preset.clear();
+  s.length = s.rope.original_max_position_embeddings();
+}
+
+// "16,24,24" (or "auto": the config's own) → `sections`.
+std::vector<long long> parse_sections(const std::string& text) {
+  if (text == "auto" || text.empty()) return {};
+  std::vector<long long> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(part, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (part.empty() || used != part.size() || part.find_first_not_of(" 0123456789") != std::string::npos)
+      throw pe::InvalidArgument("sections", "\"" + text + "\"", "three whole numbers t,h,w (e.g. 16,24,24) or auto");
+    out.push_back(v);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (out.size() != 3) throw pe::InvalidArgument("sections", "\"" + text + "\"", "three whole numbers t,h,w (e.g. 16,24,24) or auto");
+  return out;
+}
+
+// A new prompt or grid moves the selection back inside it unless the selection was given too.
+void apply_multimodal_overrides(AppState& s, const StateOverrides& o) {
+  if (o.scheme) s.scheme = *o.scheme;
+  if (o.sections) s.sections = parse_sections(*o.sections);
+  if (o.prompt) s.prompt = *o.prompt;
+  if (o.merge_size) s.merge_size = *o.merge_size;
+  if (o.sample_fps) s.sample_fps = *o.sample_fps;
+  if (o.rope_index) s.rope_index = *o.rope_index;
+  if ((o.prompt || o.merge_size) && !o.prompt_token) {
+    try {
+      s.prompt_token = std::min(s.prompt_token, prompt_tokens(s.prompt, s.merge_size) - 1);
+    } catch (const pe::InvalidArgument&) {
+      // validate_state names the bad prompt or merge size below.
+    }
+  }
+  if (o.prompt_token) s.prompt_token = *o.prompt_token;
+  if (o.grid_rows) s.grid_rows = *o.grid_rows;
+  if (o.grid_cols) s.grid_cols = *o.grid_cols;
+  if (!o.patch_row) s.patch_row = std::clamp<long long>(s.patch_row, 0, std::max<long long>(s.grid_rows - 1, 0));
+  if (!o.patch_col) s.patch_col = std::clamp<long long>(s.patch_col, 0, std::max<long long>(s.grid_cols - 1, 0));
+  if (o.patch_row) s.patch_row = *o.patch_row;
+  if (o.patch_col) s.patch_col = *o.patch_col;
+  if (o.qk) s.qk = *o.qk;
+  // Only when given here: a restored session's sections that d has left behind are the
+  // views' to point out, not a reason to refuse to start.
+  if (o.sections) require_sections_fit(s);
+}
+
+}  // namespace
+
 void apply_overrides(AppState& s, const StateOverrides& o) {
+  require_one_model_source(o.preset.has_value(), o.config.has_value(), o.model.has_value(), o.gguf.has_value());
   if (o.preset) apply_preset(s, *o.preset);
   if (o.config) {
     try {
@@ -57,6 +156,16 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
     }
     s.preset.clear();
     s.length = s.rope.original_max_position_embeddings();
+  }
+  if (o.model) adopt_loaded(s, pe::load_cached_model_config(*o.model));
+  if (o.gguf) {
+    try {
+      adopt_loaded(s, pe::load_gguf_config(*o.gguf).loaded);
+    } catch (const pe::ConfigError& e) {
+      const std::string what = e.what();  // names the key and byte; the command line adds the file
+      if (what.find(*o.gguf) != std::string::npos) throw;
+      throw pe::ConfigError("", *o.gguf + ": " + what);
+    }
   }
   if (o.view) {
     if (!find_view(*o.view)) {
@@ -73,6 +182,8 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
   if (o.theta) pe::require_theta("theta", *o.theta);
   if (o.factor && !(std::isfinite(*o.factor) && *o.factor >= 1.0))
     throw pe::InvalidArgument("factor", pe::format_double(*o.factor), "a finite number >= 1");
+  if (o.original_max_position_embeddings)
+    pe::require_length("original-max-position-embeddings", *o.original_max_position_embeddings);
   if (o.theta) s.rope.theta = *o.theta;
   if (o.dim) s.rope.head_dim = *o.dim;
   if (o.partial_rotary_factor) s.rope.partial_rotary_factor = *o.partial_rotary_factor;
@@ -94,6 +205,7 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
   if (o.pair) s.pair = *o.pair;
   if (o.samples) s.samples = *o.samples;
   if (o.delta_axis) s.delta_axis = *o.delta_axis;
+  if (o.mistake) s.mistake = *o.mistake;
   if (o.seed) {
     const std::string& t = *o.seed;
     std::size_t used = 0;
@@ -141,12 +253,20 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
       throw pe::InvalidArgument("walkthrough-step", std::to_string(*o.walkthrough_step), "1 ... " + std::to_string(kWalkthroughSteps));
     s.walkthrough_step = *o.walkthrough_step - 1;
   }
+  apply_multimodal_overrides(s, o);
   if (o.light) s.dark_theme = false;
   if (o.grid) s.grid = true;
   if (o.no_pixel_mean) s.pixel_mean = false;
   if (s.rope.head_dim != static_cast<long long>(s.vector.size())) s.vector.clear();
   const std::string error = validate_state(s);
   if (!error.empty()) throw std::runtime_error(error);
+  {
+    // An option this configuration does not use is accepted but said so.
+    pe::OptionsGiven given;
+    given.factor = o.factor.has_value();
+    given.original_max_position_embeddings = o.original_max_position_embeddings.has_value();
+    for (const auto& note : pe::ineffective_option_notes(s.rope, given)) std::fprintf(stderr, "pe-viz: note: %s\n", note.c_str());
+  }
 }
 
 }  // namespace app

@@ -11,17 +11,28 @@
 namespace app {
 
 struct StateOverrides {
-  std::optional<std::string> preset, config, view, convention, scaling, colormap, delta_axis, tokens, tokens_b;
+  std::optional<std::string> preset, config, view, convention, scaling, colormap, delta_axis, tokens, tokens_b, mistake;
   std::optional<double> theta, factor, partial_rotary_factor, ui_scale, line_width, theta_low, theta_high;
   std::optional<long long> dim, length, position, pair, original_max_position_embeddings, samples, heads, head,
       walkthrough_step;
   std::optional<std::string> seed;  // parsed by apply_overrides: "-1" must not wrap to 2^64−1
+  // Further model sources: a model in the Hugging Face cache ("ORG/NAME[@REV]") and a
+  // GGUF file. --preset, --config, --model and --gguf exclude each other.
+  std::optional<std::string> model, gguf;
+  // Multimodal views (issue 12): --sections is "T,H,W" pair counts or "auto".
+  std::optional<std::string> scheme, sections, prompt, rope_index, qk;
+  std::optional<double> sample_fps;
+  std::optional<long long> merge_size, prompt_token, grid_rows, grid_cols, patch_row, patch_col;
   bool light = false;
   bool grid = false;
   bool no_pixel_mean = false;
 };
 
 void add_state_options(CLI::App& cli, StateOverrides& o);
+
+// --preset, --config, --model and --gguf each choose the model; throws pe::InvalidArgument
+// naming the options when more than one is given.
+void require_one_model_source(bool preset, bool config, bool model, bool gguf);
 
 // Applies overrides in a fixed order (preset/config first, then single parameters) and
 // validates; throws std::runtime_error / pe::InvalidArgument with a message naming the option.

@@ -33,6 +33,8 @@ std::string compact(double v) {
   return out;
 }
 
+}  // namespace
+
 // Restores what an export changes (view, theme, scale) even when it throws.
 class ExportStateGuard {
  public:
@@ -54,8 +56,6 @@ class ExportStateGuard {
   float scale_;
   ImGuiStyle colors_;
 };
-
-}  // namespace
 
 const char* to_string(Background b) {
   switch (b) {
@@ -85,15 +85,16 @@ float export_scale(int width, int height, float ui_scale) {
   return std::clamp(std::min(float(width) / 1600.0f, float(height) / 1000.0f) * ui_scale, 0.5f, 8.0f);
 }
 
-std::vector<unsigned char> render_view_pixels(AppSession& session, const std::string& view, int width, int height,
-                                              Background background) {
+OffscreenRenderer::OffscreenRenderer(AppSession& session, const std::string& view, int width, int height,
+                                     Background background)
+    : session_(session), width_(width), height_(height), background_(background) {
   if (!find_view(view)) throw pe::InvalidArgument("view", view, "a name from `pe-viz --list-views`");
   const int max_size = render::Framebuffer::max_size();
   if (width < 16 || height < 16 || width > max_size || height > max_size)
     throw pe::InvalidArgument("size", std::to_string(width) + "x" + std::to_string(height),
                               "16 ... " + std::to_string(max_size) + " pixels per side (GL max texture size)");
   render::drain_gl_errors();
-  ExportStateGuard guard(session);
+  guard_ = std::make_unique<ExportStateGuard>(session);
   AppState& state = session.state();
   state.view = view;
   if (background == Background::White) state.dark_theme = false;
@@ -106,32 +107,47 @@ std::vector<unsigned char> render_view_pixels(AppSession& session, const std::st
   if (background == Background::White) {
     ImGui::GetStyle().Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
   }
+  fbo_ = std::make_unique<render::Framebuffer>(width, height);
+  view_ = view;
+}
 
-  render::Framebuffer fbo(width, height);
-  // Auto-fit axes use the previous frame's data, and the data sampled per pixel depends on
-  // the layout, which depends on the fitted tick labels. Three passes reach the fixed point,
-  // so an export depends only on the state and the size, never on what was drawn before.
-  for (int pass = 0; pass < 3; ++pass) {
-    session.window().begin_offscreen_frame(float(width), float(height));
-    plot::set_pixel_scale(session.window().ui_scale());
-    Derived& derived = const_cast<Derived&>(session.derived());
-    draw_main_frame(state, derived, {float(width), float(height)}, 0.0,
+OffscreenRenderer::~OffscreenRenderer() = default;
+
+std::vector<unsigned char> OffscreenRenderer::render(int passes) {
+  AppState& state = session_.state();
+  state.view = view_;
+  for (int pass = 0; pass < std::max(passes, 1); ++pass) {
+    session_.window().begin_offscreen_frame(float(width_), float(height_));
+    plot::set_pixel_scale(session_.window().ui_scale());
+    Derived& derived = const_cast<Derived&>(session_.derived());
+    draw_main_frame(state, derived, {float(width_), float(height_)}, 0.0,
                     {.show_panel = false, .show_tabs = false, .exporting = true});
     ImGui::Render();
-    fbo.bind();
+    // Only the last pass's pixels are kept: the earlier ones settle the layout (CPU side),
+    // and heatmaps draw in render callbacks, so nothing needs rasterizing before the last.
+    if (pass + 1 < std::max(passes, 1)) continue;
+    fbo_->bind();
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    if (background == Background::Transparent) glClearColor(0, 0, 0, 0);
+    if (background_ == Background::Transparent) glClearColor(0, 0, 0, 0);
     else glClearColor(bg.x, bg.y, bg.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     Window::render_draw_data();
   }
   glFinish();
-  std::vector<unsigned char> pixels = fbo.read_pixels();
+  std::vector<unsigned char> pixels = fbo_->read_pixels();
   const auto errors = render::drain_gl_errors();
-  if (!errors.empty()) throw std::runtime_error("OpenGL error while exporting " + view + ": " + errors.front());
-  if (background != Background::Transparent)
+  if (!errors.empty()) throw std::runtime_error("OpenGL error while exporting " + view_ + ": " + errors.front());
+  if (background_ != Background::Transparent)
     for (std::size_t i = 3; i < pixels.size(); i += 4) pixels[i] = 255;
   return pixels;
+}
+
+std::vector<unsigned char> render_view_pixels(AppSession& session, const std::string& view, int width, int height,
+                                              Background background) {
+  // Auto-fit axes use the previous frame's data, and the data sampled per pixel depends on
+  // the layout, which depends on the fitted tick labels. Three passes reach the fixed point,
+  // so an export depends only on the state and the size, never on what was drawn before.
+  return OffscreenRenderer(session, view, width, height, background).render(kFixedPointPasses);
 }
 
 double export_view_png(AppSession& session, const ExportRequest& request) {

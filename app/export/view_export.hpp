@@ -3,10 +3,12 @@
 // that size with the same drawing code, fonts rebuilt for the size, then written atomically.
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "export/export_request.hpp"
-#include "platform/app_session.hpp"
+#include "render/framebuffer.hpp"
+#include "ui/app_session.hpp"
 
 namespace app {
 
@@ -19,6 +21,35 @@ float export_scale(int width, int height, float ui_scale);
 // Renders and writes the PNG. Throws pe::InvalidArgument for a bad size or view and
 // std::runtime_error for a GL error or an unwritable path (the message names it). Returns the pixels' time to render+write in ms.
 double export_view_png(AppSession& session, const ExportRequest& request);
+
+class ExportStateGuard;
+
+// Renders the session's current state offscreen at one size, as often as asked (video
+// frames): the export settings (view, theme, font scale, background) are set once and
+// restored when it goes away. Set state values between render() calls, not the view.
+// While it lives, the window's own frames would use the export's fonts: keep it for a
+// batch of frames, not across GUI frames. Throws like render_view_pixels.
+class OffscreenRenderer {
+ public:
+  OffscreenRenderer(AppSession& session, const std::string& view, int width, int height, Background background);
+  ~OffscreenRenderer();
+  OffscreenRenderer(const OffscreenRenderer&) = delete;
+  OffscreenRenderer& operator=(const OffscreenRenderer&) = delete;
+  // Top-down RGBA, width × height × 4. `passes` layout passes (see kFixedPointPasses).
+  std::vector<unsigned char> render(int passes);
+
+ private:
+  AppSession& session_;
+  int width_, height_;
+  Background background_;
+  std::string view_;
+  std::unique_ptr<ExportStateGuard> guard_;
+  std::unique_ptr<render::Framebuffer> fbo_;
+};
+
+// Layout passes that make an export independent of what was drawn before (auto-fit axes
+// and tick labels settle in three).
+inline constexpr int kFixedPointPasses = 3;
 
 // Renders to top-down RGBA without writing (for tests and the --all deck).
 std::vector<unsigned char> render_view_pixels(AppSession& session, const std::string& view, int width, int height,

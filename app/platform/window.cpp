@@ -1,118 +1,100 @@
 #include "platform/window.hpp"
 
 #include <epoxy/gl.h>
+#define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cfloat>
-#include <cstdlib>
-#include <filesystem>
-#include <stdexcept>
-#include <string>
+#include <cstring>
+
+#include "platform/gl_context.hpp"
+#include "platform/headless_input.hpp"
+#include "platform/imgui_theme.hpp"
 
 namespace app {
-namespace {
-
-std::string g_glfw_error;
-
-void on_glfw_error(int code, const char* description) {
-  g_glfw_error = "GLFW error " + std::to_string(code) + ": " + (description ? description : "");
-}
-
-constexpr const char* kFontPaths[] = {
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-};
-
-void apply_style(bool dark, float scale) {
-  ImGuiStyle style;
-  if (dark) ImGui::StyleColorsDark(&style); else ImGui::StyleColorsLight(&style);
-  style.WindowRounding = 4.0f;
-  style.FrameRounding = 3.0f;
-  style.GrabRounding = 3.0f;
-  style.TabRounding = 3.0f;
-  style.ScaleAllSizes(scale);
-  ImGui::GetStyle() = style;
-}
-
-}  // namespace
-
-const unsigned short* math_glyph_ranges() {
-  static const ImWchar ranges[] = {
-      0x0020, 0x00FF,  // Basic Latin + Latin-1 (· × ± ²)
-      0x0370, 0x03FF,  // Greek (θ Δ π λ α β)
-      0x1D00, 0x1DBF,  // Phonetic extensions: modifier letters (ᵀ in Qᵀ, ᵢ)
-      0x2100, 0x214F,  // Letterlike symbols (ℝ)
-      0x2000, 0x206F,  // General punctuation (– — ‖ …)
-      0x2070, 0x209F,  // Super/subscripts
-      0x2190, 0x21FF,  // Arrows
-      0x2200, 0x22FF,  // Mathematical operators (≤ ≥ ≈ √ ∞ ∑ −)
-      0x25A0, 0x25FF,  // Geometric shapes (▶ ■)
-      0x27E8, 0x27E9,  // ⟨ ⟩
-      0,
-  };
-  return ranges;
-}
 
 Window::Window(const WindowOptions& options) : ini_path_(options.ini_path) {
-  glfwSetErrorCallback(on_glfw_error);
-  if (!glfwInit()) {
-    throw std::runtime_error(
-        "cannot open a window (" + g_glfw_error +
-        "). No display? Run the GUI under a desktop session, or headless with "
-        "`xvfb-run -a pe-viz ...` (also for `pe-viz export` and `pe-viz bench`); `pe-viz dump` needs no display.");
+  // Validate the environment before any context exists: a typo is an error, not a fallback.
+  const GlBackend backend = options.backend != GlBackend::Auto ? options.backend : gl_backend_from_environment();
+  const float faked_scale = options.content_scale > 0.0f ? options.content_scale : content_scale_from_environment();
+  context_ = GlContext::create({.width = options.width, .height = options.height, .visible = options.visible,
+                                .title = options.title},
+                               backend);
+  if (!options.visible) target_.emplace(options.width, options.height);
+  if (faked_scale > 0.0f) {
+    content_scale_ = faked_scale;
+    content_scale_fixed_ = true;
+  } else if (GLFWwindow* w = handle(); w && options.visible) {
+    // A hidden window's monitor scale would make offscreen output depend on the machine.
+    float x = 1.0f, y = 1.0f;
+    glfwGetWindowContentScale(w, &x, &y);
+    content_scale_ = x > 0.0f ? x : 1.0f;
   }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_VISIBLE, options.visible ? GLFW_TRUE : GLFW_FALSE);
-  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-  window_ = glfwCreateWindow(options.width, options.height, options.title, nullptr, nullptr);
-  if (!window_) {
-    glfwTerminate();
-    throw std::runtime_error("cannot create an OpenGL 3.3 core window (" + g_glfw_error +
-                             "). pe-viz needs OpenGL 3.3; under Xvfb, Mesa's llvmpipe provides it.");
+  if (GLFWwindow* w = handle(); w && options.visible) {
+    glfwSetWindowUserPointer(w, this);
+    glfwSetWindowContentScaleCallback(w, on_content_scale);
   }
-  glfwMakeContextCurrent(window_);
-  glfwSwapInterval(options.visible ? 1 : 0);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  if (options.visible) ImGui_ImplGlfw_InitForOpenGL(handle(), true);
+  else install_headless_key_map();
   ImGui_ImplOpenGL3_Init("#version 330 core");
   set_ui_scale(1.0f);
 }
 
 Window::~Window() {
   ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
+  if (!offscreen()) ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
-  glfwDestroyWindow(window_);
-  glfwTerminate();
+  target_.reset();  // GL objects go while the context is current
+  context_.reset();
 }
 
-bool Window::should_close() const { return glfwWindowShouldClose(window_) != 0; }
+GLFWwindow* Window::handle() const { return context_->glfw_window(); }
+GlBackend Window::backend() const { return context_->backend(); }
+const std::string& Window::context_description() const { return context_->description(); }
+
+bool Window::should_close() const { return !offscreen() && glfwWindowShouldClose(handle()) != 0; }
+
+void Window::on_content_scale(GLFWwindow* window, float x, float /*y*/) {
+  // Moved to a monitor of another scale: fonts are rebuilt before the next frame
+  // (AppSession calls set_ui_scale every frame). X and Y scales agree on every platform
+  // GLFW supports; ImGui has one font scale anyway.
+  auto* self = static_cast<Window*>(glfwGetWindowUserPointer(window));
+  if (self && !self->content_scale_fixed_ && x > 0.0f) self->content_scale_ = x;
+}
 
 void Window::begin_frame() {
-  glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
+  if (offscreen()) {
+    headless_frame_input(ImVec2(float(target_->width()), float(target_->height())));
+  } else {
+    glfwPollEvents();
+    ImGui_ImplGlfw_NewFrame();
+  }
+  if (input_hook_) input_hook_(ImGui::GetIO());
   ImGui::NewFrame();
 }
 
 void Window::begin_offscreen_frame(float width, float height) {
   ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = {width, height};
-  io.DisplayFramebufferScale = {1.0f, 1.0f};
-  io.MousePos = {-FLT_MAX, -FLT_MAX};  // no hover read-outs or crosshairs in exports
+  if (offscreen()) {
+    headless_frame_input(ImVec2(width, height));
+  } else {
+    ImGui_ImplGlfw_NewFrame();  // keeps the backend's clock and buttons in step
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = {width, height};
+    io.DisplayFramebufferScale = {1.0f, 1.0f};
+    io.MousePos = {-FLT_MAX, -FLT_MAX};  // no hover read-outs or crosshairs in exports
+  }
   ImGui::NewFrame();
 }
 
@@ -120,78 +102,124 @@ void Window::render_draw_data() { ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDra
 
 void Window::end_frame() {
   ImGui::Render();
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  glViewport(0, 0, framebuffer_width(), framebuffer_height());
+  if (target_) {
+    target_->bind();
+  } else {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, framebuffer_width(), framebuffer_height());
+  }
   const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void Window::swap() { glfwSwapBuffers(window_); }
+void Window::swap() {
+  if (!offscreen()) glfwSwapBuffers(handle());
+}
 
 int Window::framebuffer_width() const {
+  if (target_) return target_->width();
   int w = 0, h = 0;
-  glfwGetFramebufferSize(window_, &w, &h);
+  glfwGetFramebufferSize(handle(), &w, &h);
   return w;
 }
 
 int Window::framebuffer_height() const {
+  if (target_) return target_->height();
   int w = 0, h = 0;
-  glfwGetFramebufferSize(window_, &w, &h);
+  glfwGetFramebufferSize(handle(), &w, &h);
   return h;
 }
 
-void Window::rebuild_fonts(float pixel_size) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.Fonts->Clear();
-  unicode_font_ = false;
-  for (const char* path : kFontPaths) {
-    if (!std::filesystem::exists(path)) continue;
-    if (io.Fonts->AddFontFromFileTTF(path, pixel_size, nullptr, math_glyph_ranges())) {
-      unicode_font_ = true;
-      break;
-    }
+void Window::set_size(int width, int height) {
+  if (!target_) {
+    glfwSetWindowSize(handle(), width, height);
+    return;
   }
-  if (!unicode_font_) {
-    // ImGui's built-in font has no Greek: θ shows as '?'. Still usable.
-    ImFontConfig config;
-    config.SizePixels = pixel_size;
-    io.Fonts->AddFontDefault(&config);
+  if (width == target_->width() && height == target_->height()) return;
+  target_.emplace(width, height);
+}
+
+std::vector<unsigned char> Window::read_pixels() const {
+  std::vector<unsigned char> top_down;
+  if (target_) {
+    top_down = target_->read_pixels();
+  } else {
+    const int w = framebuffer_width(), h = framebuffer_height();
+    std::vector<unsigned char> bottom_up(std::size_t(w) * std::size_t(h) * 4);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glReadBuffer(GL_BACK);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
+    // GL's origin is bottom-left; PNG rows go top-down.
+    top_down.resize(bottom_up.size());
+    const std::size_t row = std::size_t(w) * 4;
+    for (int y = 0; y < h; ++y)
+      std::memcpy(top_down.data() + std::size_t(y) * row, bottom_up.data() + std::size_t(h - 1 - y) * row, row);
   }
+  for (std::size_t i = 3; i < top_down.size(); i += 4) top_down[i] = 255;  // window pixels are opaque
+  return top_down;
+}
+
+void Window::remembered_size(int& width, int& height) const {
+  if (target_) {
+    width = target_->width();
+    height = target_->height();
+    return;
+  }
+  glfwGetWindowSize(handle(), &width, &height);
+  // GLFW_SCALE_TO_MONITOR multiplied the requested size by c / f (c on X11, 1 on macOS
+  // and Wayland); divide it out so the next start asks for the same size again.
+  const float grown = content_scale_ / framebuffer_scale();
+  if (grown > 0.0f && !content_scale_fixed_) {
+    width = int(float(width) / grown + 0.5f);
+    height = int(float(height) / grown + 0.5f);
+  }
+}
+
+float Window::framebuffer_scale() const {
+  if (target_) return 1.0f;
+  int w = 0, h = 0, fw = 0, fh = 0;
+  glfwGetWindowSize(handle(), &w, &h);
+  glfwGetFramebufferSize(handle(), &fw, &fh);
+  return w > 0 && fw > 0 ? float(fw) / float(w) : 1.0f;  // minimised windows report 0
+}
+
+void Window::apply_font_scale(const FontScale& scale) {
+  if (scale == applied_) return;
+  applied_ = scale;
+  unicode_font_ = build_font_atlas(scale.atlas_pixels);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
+  ImGui::GetIO().FontGlobalScale = scale.global;
+  apply_style(dark_, scale.layout);
 }
 
-void Window::set_ui_scale(float scale) { set_render_scale(scale < 1.0f ? 1.0f : (scale > 3.0f ? 3.0f : scale)); }
+void Window::set_ui_scale(float scale) { apply_font_scale(window_font_scale(scale, content_scale_, framebuffer_scale())); }
 
-void Window::set_render_scale(float scale) {
-  scale = scale < 0.5f ? 0.5f : (scale > 8.0f ? 8.0f : scale);
-  if (scale == ui_scale_) return;
-  ui_scale_ = scale;
-  rebuild_fonts(16.0f * scale);
-  apply_style(dark_, scale);
-}
+void Window::set_render_scale(float scale) { apply_font_scale(render_font_scale(scale)); }
 
-bool Window::fullscreen() const { return glfwGetWindowMonitor(window_) != nullptr; }
+bool Window::fullscreen() const { return handle() && glfwGetWindowMonitor(handle()) != nullptr; }
 
 void Window::toggle_fullscreen() {
+  if (offscreen()) return;  // nothing on a monitor to make fullscreen
   if (fullscreen()) {
-    glfwSetWindowMonitor(window_, nullptr, windowed_[0], windowed_[1], windowed_[2], windowed_[3], GLFW_DONT_CARE);
+    glfwSetWindowMonitor(handle(), nullptr, windowed_[0], windowed_[1], windowed_[2], windowed_[3], GLFW_DONT_CARE);
     return;
   }
   GLFWmonitor* monitor = glfwGetPrimaryMonitor();
   const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
   if (!mode) return;  // no monitor (Xvfb without RandR): stay windowed
-  glfwGetWindowPos(window_, &windowed_[0], &windowed_[1]);
-  glfwGetWindowSize(window_, &windowed_[2], &windowed_[3]);
-  glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  glfwGetWindowPos(handle(), &windowed_[0], &windowed_[1]);
+  glfwGetWindowSize(handle(), &windowed_[2], &windowed_[3]);
+  glfwSetWindowMonitor(handle(), monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
 }
 
 void Window::set_dark_theme(bool dark) {
   if (dark == dark_) return;
   dark_ = dark;
-  apply_style(dark_, ui_scale_);
+  apply_style(dark_, applied_.layout);
 }
 
 }  // namespace app

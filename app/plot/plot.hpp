@@ -161,6 +161,18 @@ float colorbar_width(const char* label, double vmin, double vmax);
 // Empty, or why the heatmap shaders could not be built (compile/link log).
 std::string heatmap_gpu_error();
 
+// What each plot drew, for tests that check a view shows something: when recording is on,
+// every end_plot() appends its data area (screen pixels) and whether its data varied (a
+// series or heatmap whose values are not all equal, or a hand of non-zero length). Off by
+// default: it costs a pass over each heatmap's values.
+struct DrawnPlot {
+  std::string title;
+  ImVec2 min, max;
+  bool varied = false;
+};
+void set_record_drawn_plots(bool on);
+std::vector<DrawnPlot> take_drawn_plots();  // and forget them
+
 // Forgets every plot's zoom/pan and auto-fit state (a "reset all views" action, tests).
 void clear_state();
 

@@ -451,6 +451,7 @@ void end_plot() {
   draw_hover(c);
   update_fit(c.state->x, c.x_spec.scale);
   update_fit(c.state->y, c.y_spec.scale);
+  record_drawn_plot(c);
   last_plot_rect() = c.rect;
   g_current = nullptr;
 }

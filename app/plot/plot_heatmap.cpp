@@ -131,6 +131,9 @@ void plot_encoding_heatmap(const char* label, const EncodingHeatmap& spec) {
   call.vmin = static_cast<float>(spec.vmin);
   call.vmax = static_cast<float>(spec.vmax);
   call.pixel_mean = spec.pixel_mean;
+  // Several positions of one frequency, or several rows, vary unless every angle is 0.
+  if (spec.x1 != spec.x0 && std::any_of(spec.frequencies.begin(), spec.frequencies.end(), [](float f) { return f != 0.0f; }))
+    note_varied();
   quad_rect(c, t, x0, x1, y0, y1, call.quad_min, call.quad_max);
   c.draw->PushClipRect(c.rect.Min, c.rect.Max, true);
   queue_encoding_draw(c.draw, std::move(call));
@@ -151,6 +154,7 @@ void plot_value_heatmap(const char* label, const ValueHeatmap& spec) {
     c.draw->AddText(ImVec2(c.rect.Min.x + em() * 0.5f, c.rect.Min.y + em() * 0.5f), theme().text, error.c_str());
     return;
   }
+  if (recording_drawn_plots()) note_values(spec.values);
   const PlotTransform t = plot_transform(c);
   ValueDrawCall call;
   call.key = key;

@@ -135,6 +135,7 @@ void plot_series(const char* label, std::span<const double> xs, std::span<const 
   CurrentPlot& c = current();
   const ImU32 color = resolve_color(style.color);
   fit_points(xs, ys);
+  note_values(ys);
   {
     ClipScope clip(c);
     if (line) draw_path(c, xs, ys, color, style);
@@ -168,6 +169,7 @@ void plot_function(const char* label, const std::function<double(double)>& f, co
     ys[i] = f(xs[i]);
     fit_y(ys[i]);
   }
+  note_values(ys);
   {
     ClipScope clip(c);
     draw_path(c, xs, ys, color, style);
@@ -192,6 +194,8 @@ void plot_shaded(const char* label, std::span<const double> xs, std::span<const 
     fit_y(y_lo[i]);
     fit_y(y_hi[i]);
   }
+  note_values(y_lo.first(n));
+  note_values(y_hi.first(n));
   {
     ClipScope clip(c);
     // One quad per step, no anti-aliased fringe: adjacent quads share edges exactly, and a
@@ -292,6 +296,7 @@ void plot_arrow(double x0, double y0, double x1, double y1, ImU32 color, float t
   const float w = data_stroke(thickness);
   const float len = std::hypot(b.x - a.x, b.y - a.y);
   if (len < 0.5f) return;
+  note_varied();  // a hand of visible length is something to look at
   const ImVec2 dir((b.x - a.x) / len, (b.y - a.y) / len), normal(-dir.y, dir.x);
   // Head size follows the stroke but never exceeds half the arrow.
   const float head = std::min(w * 4.0f, len * 0.5f), half_width = head * 0.55f;

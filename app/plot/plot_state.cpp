@@ -32,6 +32,36 @@ CurrentPlot& current() {
 
 PlotState& state_for(ImGuiID id) { return states()[id]; }
 
+namespace {
+bool g_record = false;
+std::vector<DrawnPlot> g_drawn;
+
+template <typename T>
+void note_range(std::span<const T> values) {
+  if (!g_record) return;
+  CurrentPlot* c = current_or_null();
+  if (!c) return;
+  for (const T v : values) {
+    if (!std::isfinite(double(v))) continue;
+    if (!c->has_data) c->data_lo = c->data_hi = double(v), c->has_data = true;
+    c->data_lo = std::min(c->data_lo, double(v));
+    c->data_hi = std::max(c->data_hi, double(v));
+  }
+  if (c->has_data && c->data_hi - c->data_lo > 1e-12 * std::max(1.0, std::abs(c->data_hi))) c->varied = true;
+}
+}  // namespace
+
+bool recording_drawn_plots() { return g_record; }
+void note_values(std::span<const double> values) { note_range(values); }
+void note_values(std::span<const float> values) { note_range(values); }
+void note_varied() {
+  if (CurrentPlot* c = g_record ? current_or_null() : nullptr) c->varied = true;
+}
+void record_drawn_plot(const CurrentPlot& c) {
+  if (!g_record) return;
+  g_drawn.push_back({c.title, c.rect.Min, c.rect.Max, c.varied});
+}
+
 ImRect& last_plot_rect() {
   static ImRect rect(0, 0, 0, 0);
   return rect;
@@ -148,6 +178,17 @@ ImU32 resolve_color(ImU32 requested) {
 }  // namespace detail
 
 void clear_state() { detail::states().clear(); }
+
+void set_record_drawn_plots(bool on) {
+  detail::g_record = on;
+  if (!on) detail::g_drawn.clear();
+}
+
+std::vector<DrawnPlot> take_drawn_plots() {
+  std::vector<DrawnPlot> out;
+  out.swap(detail::g_drawn);
+  return out;
+}
 
 void set_pixel_scale(float scale) { detail::g_pixel_scale = std::max(0.1f, scale); }
 float pixel_scale() { return detail::g_pixel_scale; }

@@ -66,12 +66,22 @@ struct CurrentPlot {
   bool frame_hovered = false, held = false;  // from ImGui's ButtonBehavior on the frame
   ImVec2 mouse{0, 0};
   float font_size = 13.0f;
+  double data_lo = 0.0, data_hi = 0.0;  // value range seen while recording (DrawnPlot::varied)
+  bool has_data = false, varied = false;
 };
 
 CurrentPlot& current();            // asserts when called outside begin_plot/end_plot
 CurrentPlot* current_or_null();
 PlotState& state_for(ImGuiID id);  // created on first use
 std::unordered_map<ImGuiID, PlotState>& states();
+
+// While set_record_drawn_plots(true): the values a series or heatmap shows.
+bool recording_drawn_plots();
+void note_values(std::span<const double> values);
+void note_values(std::span<const float> values);
+void note_varied();
+
+void record_drawn_plot(const CurrentPlot& c);  // end_plot()
 
 // Data area of the most recently ended plot; colorbar() aligns with it.
 ImRect& last_plot_rect();

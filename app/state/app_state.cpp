@@ -6,7 +6,9 @@
 #include <random>
 
 #include "pe/errors.hpp"
-#include "views/view.hpp"
+#include "pe/gguf_rope.hpp"
+#include "pe/multimodal.hpp"
+#include "state/view_names.hpp"
 
 namespace app {
 
@@ -18,6 +20,7 @@ void apply_preset(AppState& state, const std::string& key) {
   state.length = config.original_max_position_embeddings();
   if (state.position >= state.length) state.position = state.length > 1 ? 1 : 0;
   if (state.pair >= config.rotary_dim() / 2) state.pair = 0;
+  state.sections.clear();  // pairs per axis belong to the previous model
 }
 
 AppState default_state() {
@@ -29,20 +32,44 @@ AppState default_state() {
   return state;
 }
 
-void load_config_file(AppState& state, const std::string& path) {
-  pe::RopeConfig config = pe::load_hf_config(path);  // throws pe::ConfigError naming the key
-  pe::validate(config);
+bool is_gguf_path(const std::string& path) {
+  if (path.size() < 5) return false;
+  std::string ext = path.substr(path.size() - 5);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".gguf";
+}
+
+namespace {
+
+// The config becomes the one shown, at its training window; the path joins recent_configs.
+void adopt_config_file(AppState& state, const pe::RopeConfig& config, const std::string& path) {
   state.rope = config;
   state.preset.clear();
   state.length = config.original_max_position_embeddings();
   state.position = std::min<long long>(state.position, state.length - 1);
   state.pair = std::min<long long>(state.pair, std::max<long long>(config.rotary_dim() / 2 - 1, 0));
   state.vector.clear();
+  state.sections.clear();
   state.config_error.clear();
   auto& recent = state.recent_configs;
   recent.erase(std::remove(recent.begin(), recent.end(), path), recent.end());
   recent.insert(recent.begin(), path);
   if (recent.size() > 8) recent.resize(8);
+}
+
+}  // namespace
+
+void load_config_file(AppState& state, const std::string& path) {
+  if (is_gguf_path(path)) return load_gguf_file(state, path);  // a recent entry or a typed path
+  pe::RopeConfig config = pe::load_hf_config(path);  // throws pe::ConfigError naming the key
+  pe::validate(config);
+  adopt_config_file(state, config, path);
+}
+
+void load_gguf_file(AppState& state, const std::string& path) {
+  // Throws pe::GgufError naming the key and byte offset; the state is then unchanged.
+  const pe::GgufModelConfig model = pe::load_gguf_config(path);
+  adopt_config_file(state, model.loaded.config, path);
 }
 
 bool delta_axis_is_log(const AppState& s) {
@@ -66,12 +93,72 @@ void validate_view_rope(const pe::RopeConfig& rope, const std::string& prefix) {
 }
 
 void require_view_name(const char* parameter, const std::string& name, bool allow_compare) {
-  if (!find_view(name) || (!allow_compare && name == "compare"))
+  if (!is_view_name(name) || (!allow_compare && view_hosts_views(name)))
     throw pe::InvalidArgument(parameter, name,
                               allow_compare ? "a name from `pe-viz --list-views`" : "a view name other than compare");
 }
 
+// The multimodal views' parameters (issue 12). The sum of `sections` is not checked here:
+// dragging d leaves it behind, and the views say so beside the control (the command line
+// checks it with require_sections_fit).
+void validate_multimodal(const AppState& s) {
+  pe::multi_axis_scheme_from_string(s.scheme == "auto" ? "mrope" : s.scheme, "scheme");
+  pe::rope_index_version_from_string(s.rope_index, "rope_index");
+  if (s.qk != "identical" && s.qk != "random" && s.qk != "mean-identical" && s.qk != "mean-random")
+    throw pe::InvalidArgument("qk", s.qk, "identical, random, mean-identical or mean-random");
+  if (!s.sections.empty()) {
+    if (s.sections.size() != 3)
+      throw pe::InvalidArgument("sections", std::to_string(s.sections.size()) + " numbers",
+                                "three pair counts (t, h, w), or none for the config's own");
+    for (long long n : s.sections) pe::require_in_range("sections", n, 0, kMaxViewDim / 2);
+  }
+  pe::require_in_range("merge_size", s.merge_size, 1, kMaxMergeSize);
+  pe::require_in_range("sample_fps", s.sample_fps, 1e-3, 1e6);
+  const long long tokens = prompt_tokens(s.prompt, s.merge_size);
+  pe::require_in_range("prompt_token", s.prompt_token, 0, tokens - 1);
+  pe::require_in_range("grid_rows", s.grid_rows, 1, pe::kMaxGridSide);
+  pe::require_in_range("grid_cols", s.grid_cols, 1, pe::kMaxGridSide);
+  if (s.grid_rows * s.grid_cols > pe::kMaxGridPatches)
+    throw pe::InvalidArgument("grid_rows × grid_cols", std::to_string(s.grid_rows) + " × " + std::to_string(s.grid_cols),
+                              "at most " + std::to_string(pe::kMaxGridPatches) + " patches (512 × 512)");
+  pe::require_in_range("patch_row", s.patch_row, 0, s.grid_rows - 1);
+  pe::require_in_range("patch_col", s.patch_col, 0, s.grid_cols - 1);
+}
+
 }  // namespace
+
+long long prompt_tokens(const std::string& prompt, long long merge_size) {
+  pe::require_in_range("merge_size", merge_size, 1, kMaxMergeSize);
+  const std::vector<pe::PromptItem> items = pe::parse_prompt_spec(prompt);
+  long long tokens = 0;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const pe::PromptItem& p = items[k];
+    const std::string item = "item " + std::to_string(k + 1) + " \"" + pe::format_prompt_spec({p}) + "\"";
+    if (p.kind != pe::PromptItemKind::Text && (p.h % merge_size != 0 || p.w % merge_size != 0))
+      throw pe::InvalidArgument("prompt", item,
+                                "H and W (patches before merging) divisible by merge_size = " + std::to_string(merge_size));
+    tokens += p.kind == pe::PromptItemKind::Text ? p.tokens : p.t * (p.h / merge_size) * (p.w / merge_size);
+    if (tokens > kMaxViewPromptTokens)
+      throw pe::InvalidArgument("prompt", std::to_string(tokens) + "+ tokens by " + item,
+                                "at most " + std::to_string(kMaxViewPromptTokens) + " tokens after merging (text plus patches)");
+  }
+  return tokens;
+}
+
+void require_sections_fit(const AppState& s) {
+  if (s.sections.empty()) return;
+  long long sum = 0;
+  std::string list;
+  for (long long n : s.sections) {
+    sum += n;
+    list += (list.empty() ? "" : ", ") + std::to_string(n);
+  }
+  const long long pairs = s.rope.rotary_dim() / 2;
+  if (s.sections.size() != 3 || sum != pairs)
+    throw pe::InvalidArgument("sections", "[" + list + "] (sum " + std::to_string(sum) + ")",
+                              "three pair counts (t, h, w) summing to the rotary pairs, " + std::to_string(pairs) +
+                                  " for d = " + std::to_string(s.rope.head_dim));
+}
 
 std::string validate_state(const AppState& s) {
   try {
@@ -110,8 +197,11 @@ std::string validate_state(const AppState& s) {
     }
     pe::require_theta("theta_low", s.theta_low);
     pe::require_theta("theta_high", s.theta_high);
+    if (s.mistake != "seed-004" && s.mistake != "seed-001")
+      throw pe::InvalidArgument("mistake", s.mistake, "seed-004 or seed-001");
     if (s.delta_axis != "auto" && s.delta_axis != "linear" && s.delta_axis != "log")
       throw pe::InvalidArgument("delta_axis", s.delta_axis, "auto, linear or log");
+    validate_multimodal(s);
   } catch (const std::exception& e) {
     return e.what();
   }

@@ -29,7 +29,11 @@ struct AppState {
   // Δ axis of the relative score: "auto" is linear up to L = 8192 and log beyond, where a
   // linear axis would show only the noise of the fast pairs.
   std::string delta_axis = "auto";  // auto | linear | log
-  bool seed003_sign = false;  // also show seed 003's rotation by −pθ (the curve mirrors)
+  bool seed003_sign = false;
+  // Common mistake: which seed's convention mix is shown beside the real rotation
+  // (SEED-ERRATA 3: seed-004, half-split cache with interleaved pairs; 8: seed-001, the
+  // mirror image).
+  std::string mistake = "seed-004";  // seed-004 | seed-001  // also show seed 003's rotation by −pθ (the curve mirrors)
   long long samples = 64;   // random pairs averaged
   std::uint64_t seed = 0;
   long long anchor = 0;     // m, to show s depends only on Δ
@@ -59,6 +63,21 @@ struct AppState {
   // Theta lesson (seed 001 "Why theta = 10000?"): the low and high bases compared.
   double theta_low = 100.0;
   double theta_high = 100000.0;
+  // Multimodal views (mrope-layout, mrope-positions, rope-2d; issue 12). The multi-axis
+  // layout is the config's own (mrope_section, axes_dims_rope, a vision tower's 2D RoPE); a
+  // text-only config (the teaching preset) gets one built from its θ and d.
+  std::string scheme = "auto";      // auto (the config's, else mrope) | mrope | mrope-interleaved | vision-2d | axial
+  // Rotary pairs per axis (t, h, w), summing to the rotary pairs. Empty: the config's
+  // mrope_section, else Qwen2-VL's proportions ([16, 24, 24] of 64 pairs: ¼, ⅜, ⅜).
+  std::vector<long long> sections;
+  std::string prompt = "text:4,image:1x8x12,text:3,video:4x8x8,text:2";  // grids before the spatial merge
+  long long merge_size = 2;         // spatial_merge_size (Qwen2-VL, Qwen2.5-VL, Qwen3-VL: 2)
+  double sample_fps = 2.0;              // sampled video frames per second (Qwen2.5-VL's time ids)
+  std::string rope_index = "transformers-4";  // get_rope_index rule: transformers-4 | transformers-5
+  long long prompt_token = 12;      // selected token (0-based): the default image's patch (row 1, col 2)
+  long long grid_rows = 24, grid_cols = 32;  // rope-2d's patch grid (after merging)
+  long long patch_row = 8, patch_col = 12;   // rope-2d's query patch
+  std::string qk = "mean-identical";         // rope-2d's q·k: identical | random | mean-identical | mean-random
   // Display
   ColormapChoice colormap = ColormapChoice::RdBu;
   bool pixel_mean = true;
@@ -79,6 +98,10 @@ struct AppState {
 // Loads a Hugging Face config.json into state.rope (length = its training context) and
 // records it in recent_configs. On error the state is unchanged and the error rethrown.
 void load_config_file(AppState& state, const std::string& path);
+// The same for a GGUF file (header and RoPE factor tensors; pe::load_gguf_config), which
+// joins recent_configs too (load_config_file hands a ".gguf" path on to this).
+void load_gguf_file(AppState& state, const std::string& path);
+bool is_gguf_path(const std::string& path);  // ends in ".gguf", any case
 
 // Loads a preset into state (rope config and a sensible length); throws pe::InvalidArgument.
 void apply_preset(AppState& state, const std::string& key);
@@ -95,6 +118,16 @@ inline constexpr long long kMaxLearnedLen = 8192;
 inline constexpr long long kMaxWalkthroughDim = 16;   // every number of every step is printed
 inline constexpr long long kWalkthroughSteps = 5;     // frequencies, angles, rotation, two positions, score
 inline constexpr long long kMaxTokens = 24;           // words per sentence in the permutation demo
+inline constexpr long long kMaxMergeSize = 16;        // spatial_merge_size (the Qwen models use 2)
+inline constexpr long long kMaxViewPromptTokens = 65536;  // mrope-positions draws every token's ids
+
+// Tokens of a prompt spec after the spatial merge (text runs plus t·(h/m)·(w/m) per image or
+// video). Throws pe::InvalidArgument naming `prompt` (a bad item, a grid not divisible by
+// merge_size, more than kMaxViewPromptTokens) or `merge_size`.
+long long prompt_tokens(const std::string& prompt, long long merge_size);
+// `sections`, when set, must give the config's rotary pairs (d/2 of the rotating dims);
+// throws pe::InvalidArgument("sections", ...) naming both sums.
+void require_sections_fit(const AppState& state);
 
 // Words of a sentence (split on whitespace).
 std::vector<std::string> split_tokens(const std::string& sentence);

@@ -162,6 +162,7 @@ std::string session_to_json(const AppState& s) {
       {"vector", s.vector},
       {"play_speed", s.play_speed},
       {"delta_axis", s.delta_axis},
+      {"mistake", s.mistake},
       {"seed003_sign", s.seed003_sign},
       {"samples", s.samples},
       {"seed", s.seed},
@@ -187,6 +188,19 @@ std::string session_to_json(const AppState& s) {
       {"tokens_b", s.tokens_b},
       {"theta_low", s.theta_low},
       {"theta_high", s.theta_high},
+      // Multimodal views (issue 12)
+      {"scheme", s.scheme},
+      {"sections", s.sections},
+      {"prompt", s.prompt},
+      {"merge_size", s.merge_size},
+      {"sample_fps", s.sample_fps},
+      {"rope_index", s.rope_index},
+      {"prompt_token", s.prompt_token},
+      {"grid_rows", s.grid_rows},
+      {"grid_cols", s.grid_cols},
+      {"patch_row", s.patch_row},
+      {"patch_col", s.patch_col},
+      {"qk", s.qk},
   };
   // Tokens and file names may hold any bytes (command line, directory names); invalid UTF-8
   // becomes U+FFFD instead of a json::type_error that would lose the whole session.
@@ -224,6 +238,7 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
     else if (key == "vector") s.vector = number_list(v, k);
     else if (key == "play_speed") s.play_speed = get_as<double>(v, k);
     else if (key == "delta_axis") s.delta_axis = get_as<std::string>(v, k);
+    else if (key == "mistake") s.mistake = get_as<std::string>(v, k);
     else if (key == "seed003_sign") s.seed003_sign = get_as<bool>(v, k);
     else if (key == "samples") s.samples = get_as<long long>(v, k);
     else if (key == "seed") s.seed = get_as<std::uint64_t>(v, k);
@@ -251,6 +266,23 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
     else if (key == "tokens_b") s.tokens_b = get_as<std::string>(v, k);
     else if (key == "theta_low") s.theta_low = get_as<double>(v, k);
     else if (key == "theta_high") s.theta_high = get_as<double>(v, k);
+    // Multimodal views (issue 12)
+    else if (key == "scheme") s.scheme = get_as<std::string>(v, k);
+    else if (key == "sections") {
+      if (!v.is_array()) throw SessionError(std::string("sections: expected a list of pair counts, got ") + v.type_name());
+      s.sections.clear();
+      for (const auto& n : v) s.sections.push_back(get_as<long long>(n, k));
+    }
+    else if (key == "prompt") s.prompt = get_as<std::string>(v, k);
+    else if (key == "merge_size") s.merge_size = get_as<long long>(v, k);
+    else if (key == "sample_fps") s.sample_fps = get_as<double>(v, k);
+    else if (key == "rope_index") s.rope_index = get_as<std::string>(v, k);
+    else if (key == "prompt_token") s.prompt_token = get_as<long long>(v, k);
+    else if (key == "grid_rows") s.grid_rows = get_as<long long>(v, k);
+    else if (key == "grid_cols") s.grid_cols = get_as<long long>(v, k);
+    else if (key == "patch_row") s.patch_row = get_as<long long>(v, k);
+    else if (key == "patch_col") s.patch_col = get_as<long long>(v, k);
+    else if (key == "qk") s.qk = get_as<std::string>(v, k);
     else if (key == "ui_scale") s.ui_scale = float(get_as<double>(v, k));
     else if (key == "colormap") {
       const std::string c = get_as<std::string>(v, k);
@@ -282,8 +314,10 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
   try {
     if (j.contains("preset") && !j.contains("rope") && !s.preset.empty()) {
       const std::string view = s.view;
+      const std::vector<long long> sections = s.sections;  // apply_preset clears them
       apply_preset(s, s.preset);
       s.view = view;
+      s.sections = sections;
       if (j.contains("length")) s.length = get_as<long long>(j["length"], "length");
     }
     if (j.contains("compare_b_preset") && !j.contains("compare_b") && !s.compare_b_preset.empty())

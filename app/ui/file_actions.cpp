@@ -159,7 +159,9 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
 void load_dropped_files(AppState& state, const std::vector<std::string>& paths, StatusLine& status, double now) {
   for (const std::string& path : paths) {
     try {
-      load_config_file(state, path);
+      // A .gguf: its header and RoPE factor tensors only (pe::load_gguf_config), never the weights.
+      if (is_gguf_path(path)) load_gguf_file(state, path);
+      else load_config_file(state, path);
       set_status(status, "Loaded " + path, false, now);
     } catch (const std::exception& e) {
       state.config_error = e.what();

@@ -28,8 +28,9 @@ struct FileActions {
 // Draws the menu bar items and any open dialog; call inside a window with a menu bar.
 FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& status, double now,
                            int window_width, int window_height);
-// Files dropped onto the window: each is loaded as a config.json; a bad one leaves the
-// current configuration untouched and puts the reason in state.config_error and status.
+// Files dropped onto the window: each is loaded as a config.json (a .gguf as a GGUF model);
+// a bad one leaves the current configuration untouched and puts the reason in
+// state.config_error and status.
 void load_dropped_files(AppState& state, const std::vector<std::string>& paths, StatusLine& status, double now);
 void draw_status_line(const StatusLine& status, double now);
 

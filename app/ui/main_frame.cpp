@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <GLFW/glfw3.h>
+#include <imgui_internal.h>
 
 #include "plot/plot.hpp"
 #include "ui/formula_strip.hpp"
@@ -57,6 +58,15 @@ void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, do
   if (strip > 0) draw_formula_strip(formula_lines, strip);
 }
 
+void draw_edit_menu(AppState& state, UndoHistory& undo) {
+  if (!ImGui::BeginMenu("Edit")) return;
+  const std::string undo_text = undo.can_undo() ? "Undo " + undo.undo_label() : std::string("Undo");
+  const std::string redo_text = undo.can_redo() ? "Redo " + undo.redo_label() : std::string("Redo");
+  if (ImGui::MenuItem(undo_text.c_str(), "Ctrl+Z", false, undo.can_undo())) undo.undo(state);
+  if (ImGui::MenuItem(redo_text.c_str(), "Ctrl+Shift+Z", false, undo.can_redo())) undo.redo(state);
+  ImGui::EndMenu();
+}
+
 // Four views at once, each chosen from a combo above it (for a slide that compares
 // encodings). Every cell has its own ID scope, so plots keep their own zoom.
 void draw_view_grid(AppState& state, const Derived& derived, double time) {
@@ -70,8 +80,8 @@ void draw_view_grid(AppState& state, const Derived& derived, double time) {
     std::string& name = state.grid_views[std::size_t(k)];
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
     if (ImGui::BeginCombo("##cell-view", name.c_str())) {
-      for (const ViewInfo& v : all_views())
-        if (std::string(v.name) != "compare" && ImGui::Selectable(v.name, name == v.name)) name = v.name;
+      for (const ViewInfo* v : embeddable_views())
+        if (ImGui::Selectable(v->name, name == v->name)) name = v->name;
       ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("grid_views: the view shown in this cell.");
@@ -89,6 +99,12 @@ void draw_view_grid(AppState& state, const Derived& derived, double time) {
 void draw_view_tabs(AppState& state, const Derived& derived, double time, bool exporting) {
   static std::string last_selected;
   static std::map<std::string, std::string> group_view;  // last view shown per group
+  // A new ImGui context (another session in this process) has no tab bars yet: start
+  // over as in a new process, so its tabs follow the state, not ImGui's first tab.
+  if (!ImGui::GetCurrentContext()->TabBars.GetByKey(ImGui::GetID("##group-tabs"))) {
+    last_selected.clear();
+    group_view.clear();
+  }
   const bool pending = state.view != last_selected;
   const ViewInfo* current = find_view(state.view);
   if (!current) current = &all_views()[0];
@@ -169,6 +185,7 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   ImGui::PopStyleVar(2);
   if (options.status && ImGui::BeginMenuBar()) {
     actions = draw_file_menu(state, derived, *options.status, time_seconds, int(display.x), int(display.y));
+    if (options.undo) draw_edit_menu(state, *options.undo);
     if (ImGui::BeginMenu("View")) {
       ImGui::MenuItem("Parameter panel", "F2", &state.show_panel);
       ImGui::MenuItem("Grid of four views", "F3", &state.grid);
@@ -200,7 +217,7 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
       ImGui::MenuItem("Keyboard shortcuts", "F1", &state.show_help);
       ImGui::EndMenu();
     }
-    handle_shortcuts(state, actions);
+    handle_shortcuts(state, actions, options.undo);
     ImGui::SameLine(0, ImGui::GetFontSize() * 2);
     draw_status_line(*options.status, time_seconds);
     ImGui::EndMenuBar();
@@ -236,6 +253,8 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   ImGui::EndChild();
   ImGui::End();
   if (options.status) draw_help_overlay(state);
+  // A held slider, a playing clock or a sweeping length is one change still in progress.
+  if (options.undo) options.undo->observe(state, !ImGui::IsAnyItemActive() && !state.playing && !state.animate_length);
   return actions;
 }
 

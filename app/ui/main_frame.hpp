@@ -3,6 +3,7 @@
 
 #include "state/app_state.hpp"
 #include "state/derived.hpp"
+#include "state/undo_history.hpp"
 #include "ui/file_actions.hpp"
 
 namespace app {
@@ -12,6 +13,7 @@ struct FrameOptions {
   bool show_tabs = true;    // false: only state.view, full size (export)
   bool exporting = false;
   StatusLine* status = nullptr;  // non-null: interactive window with File menu and status line
+  UndoHistory* undo = nullptr;   // non-null: parameter changes are recorded (Edit menu, Ctrl+Z)
 };
 
 // Draws the whole UI for one frame into a window covering `display` (call between

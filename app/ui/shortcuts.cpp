@@ -29,21 +29,37 @@ constexpr std::array kShortcuts = {
     Shortcut{"1 ... 9", "the 1st ... 9th view of the current group"},
     Shortcut{"Page Up / Page Down", "previous / next group of views"},
     Shortcut{"Space", "play / pause (clock hands turn with the position)"},
-    Shortcut{"Left / Right", "position p − 1 / + 1 (walkthrough: previous / next step)"},
+    Shortcut{"Left / Right", "position p − 1 / + 1"},  // plus each view's own step (ViewInfo::step_help)
     Shortcut{"Up / Down", "dimension pair i + 1 / − 1"},
     Shortcut{"+ / −", "UI scale up / down (1× ... 3×, for projectors)"},
     Shortcut{"T", "light / dark theme"},
     Shortcut{"W", "line width 1× → 2× → 3× → 4× → 1×"},
     Shortcut{"Ctrl+E", "export the view as PNG"},
     Shortcut{"Ctrl+S / Ctrl+O", "save / open a session"},
+    Shortcut{"Ctrl+Z / Ctrl+Shift+Z, Ctrl+Y", "undo / redo a parameter change (a slider drag or a preset is one step)"},
 };
 
 bool pressed(int key) { return ImGui::IsKeyPressed(key, true); }
 
+// The arrows' line names every view that gives them its own meaning.
+std::string shortcut_action(const Shortcut& k) {
+  std::string action = k.action;
+  if (std::string(k.keys) != "Left / Right") return action;
+  for (const ViewInfo& v : all_views())
+    if (v.step_help) action += std::string(" (") + v.step_help + ")";
+  return action;
+}
+
 }  // namespace
 
-void handle_shortcuts(AppState& s, FileActions& actions) {
+void handle_shortcuts(AppState& s, FileActions& actions, UndoHistory* undo) {
   const ImGuiIO& io = ImGui::GetIO();
+  // A text field has its own Ctrl+Z (its text); elsewhere it undoes parameter changes.
+  if (undo && io.KeyCtrl && !io.KeyAlt && !io.WantTextInput && !ImGui::IsAnyItemActive()) {
+    const bool z = ImGui::IsKeyPressed(GLFW_KEY_Z, true), y = ImGui::IsKeyPressed(GLFW_KEY_Y, true);
+    if (z && !io.KeyShift) undo->undo(s);
+    else if ((z && io.KeyShift) || y) undo->redo(s);
+  }
   if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) s.show_help = !s.show_help;
   if (ImGui::IsKeyPressed(GLFW_KEY_F2, false)) s.show_panel = !s.show_panel;
   if (ImGui::IsKeyPressed(GLFW_KEY_F3, false)) s.grid = !s.grid;
@@ -75,10 +91,7 @@ void handle_shortcuts(AppState& s, FileActions& actions) {
   if (!ImGui::IsAnyItemActive()) {
     const int step = int(pressed(GLFW_KEY_RIGHT)) - int(pressed(GLFW_KEY_LEFT));
     if (step != 0) {
-      if (s.view == "walkthrough" && !s.grid)
-        s.walkthrough_step = std::clamp<long long>(s.walkthrough_step + step, 0, kWalkthroughSteps - 1);
-      else
-        s.position = std::clamp<long long>(s.position + step, 0, s.length - 1);
+      step_view(s, step);
     }
     const int pair_step = int(pressed(GLFW_KEY_UP)) - int(pressed(GLFW_KEY_DOWN));
     if (pair_step != 0) s.pair = std::clamp<long long>(s.pair + pair_step, 0, std::max<long long>(s.rope.rotary_dim() / 2 - 1, 0));
@@ -105,7 +118,7 @@ void draw_help_overlay(AppState& s) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(k.keys);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(k.action);
+        ImGui::TextUnformatted(shortcut_action(k).c_str());
       }
       ImGui::EndTable();
     }

@@ -9,6 +9,8 @@
 #include "pe/alibi.hpp"
 #include "views/colormap_choice.hpp"
 #include "views/view.hpp"
+#include <sstream>
+#include "views/view_csv.hpp"
 
 namespace app {
 
@@ -93,6 +95,41 @@ void draw_alibi_view(ViewContext& ctx) {
   ImGui::SameLine();
   plot::colorbar("bias", vmin, 0.0, plot::Colormap::Viridis, {bar_w, h});
   teaching_note(note);
+}
+
+namespace {
+
+std::string alibi_csv(const AppState& s, const Derived&) {
+  std::ostringstream out;
+  const Eigen::ArrayXd slopes = pe::alibi_slopes(s.heads);
+  out << "head,slope\n";
+  for (Eigen::Index h = 0; h < slopes.size(); ++h) out << h + 1 << ',' << csv_number(slopes[h]) << "\n";
+  return out.str();
+}
+
+std::vector<std::string> alibi_formula(const AppState& s, const Derived&) {
+  const auto slopes = pe::alibi_slopes(s.heads);
+  const double m = slopes[std::clamp<long long>(s.head - 1, 0, s.heads - 1)];
+  return {"bias(i, j) = −m_h · (i − j) for j ≤ i;   m_h = 2^(−8h/H) (H a power of two; otherwise interleaved)",
+          formatted("H = %lld, head %lld:  m = %.6g;  bias at distance 10 = %.4g", s.heads, s.head, m, -10 * m)};
+}
+
+constexpr const char* kAnimatable[] = {"heads", "head", "length"};
+
+}  // namespace
+
+const ViewInfo& alibi_view() {
+  static const ViewInfo info{
+      .name = "alibi",
+      .title = "ALiBi",
+      .summary = "ALiBi per-head slopes and the causal bias matrix",
+      .group = "Attention",
+      .draw = draw_alibi_view,
+      .csv = alibi_csv,
+      .formula = alibi_formula,
+      .animatable = kAnimatable,
+  };
+  return info;
 }
 
 }  // namespace app

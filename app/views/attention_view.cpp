@@ -12,6 +12,8 @@
 #include "pe/analysis.hpp"
 #include "pe/errors.hpp"
 #include "views/view.hpp"
+#include <sstream>
+#include "views/view_csv.hpp"
 
 namespace app {
 
@@ -172,6 +174,44 @@ void draw_attention_view(ViewContext& ctx) {
   plot::colorbar("weight (clipped at 0.25)", 0.0, kVmax, plot::Colormap::Viridis, {0.0f, w});
   ImGui::EndGroup();
   teaching_note(note);
+}
+
+namespace {
+
+std::string attention_csv(const AppState& s, const Derived& d) {
+  std::ostringstream out;
+  const pe::AttentionParams params = attention_params(s, d);
+  out << "method,query,key,weight\n";
+  for (pe::AttentionMethod m : kAttentionMethods) {
+    const pe::TableF w = pe::attention_pattern(m, params);
+    for (Eigen::Index i = 0; i < w.rows(); ++i)
+      for (Eigen::Index j = 0; j <= i; ++j) out << pe::to_string(m) << ',' << i << ',' << j << ',' << csv_number(w(i, j)) << "\n";
+  }
+  return out.str();
+}
+
+std::vector<std::string> attention_formula(const AppState& s, const Derived&) {
+  return {"A = softmax(Q Kᵀ / √d + bias + causal mask);  positions enter via x + PE, R(p)q·R(p')k, or the ALiBi bias",
+          formatted("%lld tokens, seed %llu, ALiBi head %lld of %lld", std::min<long long>(s.length, kAttentionLength),
+                    static_cast<unsigned long long>(s.seed), s.head, s.heads)};
+}
+
+constexpr const char* kAnimatable[] = {"theta", "dim", "length", "head", "heads", "seed"};
+
+}  // namespace
+
+const ViewInfo& attention_view() {
+  static const ViewInfo info{
+      .name = "attention",
+      .title = "Attention",
+      .summary = "Attention patterns softmax(QKᵀ/√d + mask) under each method",
+      .group = "Attention",
+      .draw = draw_attention_view,
+      .csv = attention_csv,
+      .formula = attention_formula,
+      .animatable = kAnimatable,
+  };
+  return info;
 }
 
 }  // namespace app

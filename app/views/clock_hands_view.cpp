@@ -9,6 +9,9 @@
 #include "pe/config.hpp"
 #include "pe/rope.hpp"
 #include "views/view.hpp"
+#include <sstream>
+#include "views/rope_table_common.hpp"
+#include "views/view_csv.hpp"
 
 namespace app {
 namespace {
@@ -169,6 +172,48 @@ void draw_clock_hands_view(ViewContext& ctx) {
   }
   teaching_note("x' = x·cos(pθ_i) − y·sin(pθ_i), y' = x·sin(pθ_i) + y·cos(pθ_i). Pair 0 turns 57.3° per position at any θ; "
                 "seed 000's \"30° per position\" is only an illustration. The hand's length never changes.");
+}
+
+namespace {
+
+std::string clock_hands_csv(const AppState& s, const Derived& d) {
+  std::ostringstream out;
+  const auto& inv = d.rope.inv_freq;
+  const std::vector<double> v = effective_vector(s);
+  const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size()));
+  const Eigen::VectorXd r = pe::apply_rope(x, double(s.position), inv, s.rope.convention);
+  out << "# position " << s.position << ", convention " << pe::to_string(s.rope.convention) << "\n";
+  out << "pair,dim_a,dim_b,inv_freq,angle_rad,angle_deg,x,y,x_rotated,y_rotated,norm\n";
+  for (Eigen::Index i = 0; i < inv.size(); ++i) {
+    const auto [a, b] = pe::pair_dims(s.rope.convention, d.rope.rotary_dim, i);
+    const double angle = double(s.position) * inv[i];
+    out << i << ',' << a << ',' << b << ',' << csv_number(inv[i]) << ',' << csv_number(angle) << ','
+        << csv_number(angle * 180 / std::numbers::pi) << ',' << csv_number(x[a]) << ',' << csv_number(x[b]) << ','
+        << csv_number(r[a]) << ',' << csv_number(r[b]) << ',' << csv_number(std::hypot(r[a], r[b])) << "\n";
+  }
+  return out.str();
+}
+
+std::vector<std::string> clock_hands_formula(const AppState& s, const Derived& d) {
+  return rope_angle_formula(s, d, /*sine=*/false);
+}
+
+constexpr const char* kAnimatable[] = {"position", "theta", "dim", "pair", "play_speed"};
+
+}  // namespace
+
+const ViewInfo& clock_hands_view() {
+  static const ViewInfo info{
+      .name = "clock-hands",
+      .title = "Clock hands",
+      .summary = "Each dimension pair as a rotating 2D hand at position p, with the numbers",
+      .group = "RoPE",
+      .draw = draw_clock_hands_view,
+      .csv = clock_hands_csv,
+      .formula = clock_hands_formula,
+      .animatable = kAnimatable,
+  };
+  return info;
 }
 
 }  // namespace app

@@ -1,15 +1,59 @@
-// SEED-ERRATA 3: seed 004's "RoPE" mixes the half-split cache with interleaved pairing.
-// Side by side with the real rotation: the norm is no longer kept, and the score of the
-// same two vectors depends on where they sit, not only on their distance.
+// SEED-ERRATA 3 and 8: seed 004's "RoPE" mixes a half-split cache with interleaved pairing;
+// seed 001's mixes an interleaved cache with a half-split rotate_half (the mirror image).
+// Either, chosen by `mistake`, side by side with the real rotation: the norm is no longer
+// kept, and the score of the same two vectors depends on where they sit, not only on
+// their distance.
 #include <algorithm>
 #include <cmath>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "pe/rope.hpp"
+#include "pe/seed001_mix.hpp"
 #include "views/view.hpp"
+#include "views/view_csv.hpp"
 
 namespace app {
+namespace {
+
+// One seed's convention mix and the rotation it should have been (the fix that keeps the
+// seed's pairing: seed 004 pairs interleaved, seed 001's rotate_half pairs half-split).
+struct ConventionMix {
+  const char* label;        // legend
+  pe::PairConvention fixed;  // the real rotation it is compared with
+  Eigen::VectorXd (*apply)(const Eigen::Ref<const Eigen::VectorXd>&, double, const Eigen::ArrayXd&);
+  const char* quote;        // the seed's own lines
+  const char* note;
+  const char* short_note;   // when space is tight
+};
+
+const ConventionMix& convention_mix(const AppState& s) {
+  static const ConventionMix seed004{
+      "seed 004's mixed tables", pe::PairConvention::Interleaved, pe::apply_seed004_mixed_tables,
+      "Seed 004's code:  emb = torch.cat((freqs, freqs), dim=-1)  …  x1 = x[..., ::2];  x2 = x[..., 1::2];  "
+      "[x1 * cos[..., ::2] - x2 * sin[..., ::2],  x1 * sin[..., 1::2] + x2 * cos[..., 1::2]]",
+      "Seed 004 builds its cache as cat(freqs, freqs) (half-split layout) but pairs dims (2i, 2i+1) and reads "
+      "cos[..., ::2] with sin[..., 1::2]: pair i gets cos of θ_{2i mod d/2} and sin of θ_{2i+1 mod d/2}. That matrix is "
+      "not a rotation (determinant cos(α − β)), frequencies repeat, and position leaks into the score. Use one layout "
+      "consistently: interleaved pairs with repeat_interleave'd tables, or half-split pairs with rotate_half.",
+      "Seed 004: half-split cache, interleaved pairs — not a rotation (SEED-ERRATA 3)."};
+  static const ConventionMix seed001{
+      "seed 001's mixed tables", pe::PairConvention::HalfSplit, pe::apply_seed001_mixed_tables,
+      "Seed 001's code:  emb = freqs.repeat_interleave(2, dim=-1)  …  x1 = x[..., : x.shape[-1] // 2];  "
+      "x2 = x[..., x.shape[-1] // 2 :];  return torch.cat([-x2, x1], dim=-1)  — its comment promises [-x1, x0, -x3, x2, …]; "
+      "the code does not compute that.",
+      "Seed 001 is the mirror image (SEED-ERRATA 8): its cache is repeat_interleave'd (θ₀, θ₀, θ₁, θ₁, …, the interleaved "
+      "layout) but rotate_half swaps the halves (the half-split pairing), so dim j turns with θ_{j//2} and its partner "
+      "j + d/2 with θ_{(j+d/2)//2}. Not a rotation: with the seed's q at p = 1, 3, 100 the norm 1.00995 becomes 1.00541, "
+      "0.94670, 0.78272. Fix it either way: cat(freqs, freqs) keeps rotate_half (what Hugging Face does), or an "
+      "interleaved rotate_half keeps the cache.",
+      "Seed 001: interleaved cache, half-split rotate_half — not a rotation (SEED-ERRATA 8)."};
+  return s.mistake == "seed-001" ? seed001 : seed004;
+}
+
+}  // namespace
 
 void draw_common_mistake_view(ViewContext& ctx) {
   if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
@@ -21,6 +65,19 @@ void draw_common_mistake_view(ViewContext& ctx) {
                   "there is no like-for-like comparison. Choose a fully rotary preset.");
     return;
   }
+  const ConventionMix& mix = convention_mix(s);
+  if (ctx.show_widgets()) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("mistake");
+    for (const char* choice : {"seed-004", "seed-001"}) {
+      ImGui::SameLine();
+      if (ImGui::RadioButton(choice, s.mistake == choice)) ctx.state.mistake = choice;
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("mistake = %s: %s", choice,
+                          std::string(choice) == "seed-004" ? "half-split cache, interleaved pairs (SEED-ERRATA 3)"
+                                                            : "interleaved cache, half-split rotate_half (SEED-ERRATA 8)");
+    }
+  }
   const std::vector<double> v = effective_vector(s);
   const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size()));
   const double norm = std::max(x.norm(), 1e-300);
@@ -30,18 +87,20 @@ void draw_common_mistake_view(ViewContext& ctx) {
   static unsigned long long cached_version = 0;
   static long long cached_span = -1;
   static std::vector<double> cached_vector;
+  static const ConventionMix* cached_mix = nullptr;
   static std::vector<double> ps, ok_norm, bad_norm, deltas;
   static std::vector<std::vector<double>> ok_score, bad_score;
   static std::vector<long long> anchors;
-  if (cached_version != ctx.derived.version || cached_span != span || cached_vector != v) {
+  if (cached_version != ctx.derived.version || cached_span != span || cached_vector != v || cached_mix != &mix) {
+    cached_mix = &mix;
     cached_version = ctx.derived.version;
     cached_span = span;
     cached_vector = v;
     ps.clear(), ok_norm.clear(), bad_norm.clear(), deltas.clear();
     for (long long p = 0; p < span; ++p) {
       ps.push_back(double(p));
-      ok_norm.push_back(pe::apply_rope(x, double(p), inv_freq, pe::PairConvention::Interleaved).norm() / norm);
-      bad_norm.push_back(pe::apply_seed004_mixed_tables(x, double(p), inv_freq).norm() / norm);
+      ok_norm.push_back(pe::apply_rope(x, double(p), inv_freq, mix.fixed).norm() / norm);
+      bad_norm.push_back(mix.apply(x, double(p), inv_freq).norm() / norm);
     }
     anchors = {0, span / 3, 2 * span / 3};
     ok_score.assign(anchors.size(), {});
@@ -50,26 +109,29 @@ void draw_common_mistake_view(ViewContext& ctx) {
     for (long long dlt = 0; dlt <= max_delta; ++dlt) deltas.push_back(double(dlt));
     for (std::size_t a = 0; a < anchors.size(); ++a) {
       const double m = double(anchors[a]);
-      const Eigen::VectorXd q_ok = pe::apply_rope(x, m, inv_freq, pe::PairConvention::Interleaved);
-      const Eigen::VectorXd q_bad = pe::apply_seed004_mixed_tables(x, m, inv_freq);
+      const Eigen::VectorXd q_ok = pe::apply_rope(x, m, inv_freq, mix.fixed);
+      const Eigen::VectorXd q_bad = mix.apply(x, m, inv_freq);
       for (double dlt : deltas) {
-        ok_score[a].push_back(q_ok.dot(pe::apply_rope(x, m + dlt, inv_freq, pe::PairConvention::Interleaved)) / double(dim));
-        bad_score[a].push_back(q_bad.dot(pe::apply_seed004_mixed_tables(x, m + dlt, inv_freq)) / double(dim));
+        ok_score[a].push_back(q_ok.dot(pe::apply_rope(x, m + dlt, inv_freq, mix.fixed)) / double(dim));
+        bad_score[a].push_back(q_bad.dot(mix.apply(x, m + dlt, inv_freq)) / double(dim));
       }
     }
   }
 
-  const char* const note = "Seed 004 builds its cache as cat(freqs, freqs) (half-split layout) but pairs dims (2i, 2i+1) and reads "
-                "cos[..., ::2] with sin[..., 1::2]: pair i gets cos of θ_{2i mod d/2} and sin of θ_{2i+1 mod d/2}. That matrix is "
-                "not a rotation (determinant cos(α − β)), frequencies repeat, and position leaks into the score. Use one layout "
-                "consistently: interleaved pairs with repeat_interleave'd tables, or half-split pairs with rotate_half.";
-
+  // The seed's own lines above the plots and the explanation below them, as long as the two
+  // rows of plots keep room for their titles, ticks and curves (about 8 text lines each);
+  // otherwise the one-line summary alone (projector scales in a small window).
+  const float avail_h = ImGui::GetContentRegionAvail().y;
+  const float quote_h = ctx.show_widgets() || ctx.exporting ? teaching_note_height(mix.quote) : 0.0f;
+  const bool roomy = avail_h - quote_h - teaching_note_height(mix.note) >= 16.0f * ImGui::GetTextLineHeightWithSpacing();
+  const char* const note = roomy ? mix.note : mix.short_note;
+  if (roomy && quote_h > 0) teaching_note(mix.quote);
   const float note_h = teaching_note_height(note);
   const ImVec2 top = split_height({ctx.size.x, ImGui::GetContentRegionAvail().y - note_h}, 0.42f);
   if (plot::begin_plot("##mistake-norm", top, {.title = "‖y(p)‖ / ‖x‖: a rotation keeps the length"})) {
     plot::setup_axes({.label = "position p", .min = 0, .max = double(span - 1)}, {.label = "norm ratio"});
     plot::plot_line("RoPE (rotation)", ps, ok_norm, {.color = IM_COL32(70, 140, 230, 255), .thickness = 2.5f});
-    plot::plot_line("seed 004's mixed tables", ps, bad_norm, {.color = IM_COL32(230, 80, 60, 255)});
+    plot::plot_line(mix.label, ps, bad_norm, {.color = IM_COL32(230, 80, 60, 255)});
     plot::end_plot();
   }
   const float half_w = (ctx.size.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
@@ -80,7 +142,8 @@ void draw_common_mistake_view(ViewContext& ctx) {
     const auto& scores = side == 0 ? ok_score : bad_score;
     if (plot::begin_plot(side == 0 ? "##mistake-ok" : "##mistake-bad", {half_w, bottom_h},
                          {.title = side == 0 ? "RoPE: ⟨q(m), k(m+Δ)⟩/d for three anchors m — one curve"
-                                             : "Seed 004: the anchors disagree — not relative"})) {
+                         : s.mistake == "seed-001" ? "Seed 001: the anchors disagree — not relative"
+                                                   : "Seed 004: the anchors disagree — not relative"})) {
       plot::setup_axes({.label = "relative distance Δ"}, {.label = "score / d"});
       for (std::size_t a = 0; a < anchors.size() && a < scores.size(); ++a) {
         const std::string label = "m = " + std::to_string(anchors[a]);
@@ -90,6 +153,48 @@ void draw_common_mistake_view(ViewContext& ctx) {
     }
   }
   teaching_note(note);
+}
+
+namespace {
+
+std::string common_mistake_csv(const AppState& s, const Derived& d) {
+  std::ostringstream out;
+  const auto& inv = d.rope.inv_freq;
+  const ConventionMix& mix = convention_mix(s);
+  const std::vector<double> v = effective_vector(s);
+  const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size()));
+  if (2 * inv.size() != x.size()) throw std::runtime_error("common-mistake needs a fully rotary configuration");
+  out << "position,rope_norm_ratio," << (s.mistake == "seed-001" ? "seed001" : "seed004") << "_norm_ratio\n";
+  for (long long p = 0; p < std::clamp<long long>(s.length, 2, 512); ++p)
+    out << p << ',' << csv_number(pe::apply_rope(x, double(p), inv, mix.fixed).norm() / x.norm()) << ','
+        << csv_number(mix.apply(x, double(p), inv).norm() / x.norm()) << "\n";
+  return out.str();
+}
+
+std::vector<std::string> common_mistake_formula(const AppState& s, const Derived&) {
+  if (s.mistake == "seed-001")
+    return {"seed 001: cos = repeat_interleave(f, 2),  rotate_half = cat(−x[d/2:], x[:d/2])  →  dim j turns with f_{j//2}, its partner j + d/2 with f_{(j+d/2)//2}",
+            "a rotation needs both dims of a pair turned by the SAME angle: cos² + sin² = 1, so norms are kept"};
+  return {"seed 004: cos = cat(f, f)[..., ::2],  sin = cat(f, f)[..., 1::2]  →  pair i gets cos(p·f_{2i mod d/2}), sin(p·f_{(2i+1) mod d/2})",
+          "a rotation needs cos and sin of the SAME angle: cos² + sin² = 1, so norms are kept"};
+}
+
+constexpr const char* kAnimatable[] = {"theta", "dim", "length", "position", "seed"};
+
+}  // namespace
+
+const ViewInfo& common_mistake_view() {
+  static const ViewInfo info{
+      .name = "common-mistake",
+      .title = "Common mistake",
+      .summary = "Seed 004's mixed cos/sin tables beside the real rotation: norms and relativity break",
+      .group = "RoPE",
+      .draw = draw_common_mistake_view,
+      .csv = common_mistake_csv,
+      .formula = common_mistake_formula,
+      .animatable = kAnimatable,
+  };
+  return info;
 }
 
 }  // namespace app

@@ -10,6 +10,10 @@
 #include "pe/config.hpp"
 #include "pe/errors.hpp"
 #include "views/view.hpp"
+#include <numbers>
+#include <sstream>
+#include "views/scaling_methods.hpp"
+#include "views/view_csv.hpp"
 
 namespace app {
 namespace {
@@ -82,8 +86,8 @@ void draw_compare_view(ViewContext& ctx) {
   if (!ctx.exporting) {
     ImGui::SetNextItemWidth(170.0f * plot::pixel_scale());
     if (ImGui::BeginCombo("view", a.compare_view.c_str())) {
-      for (const auto& v : all_views())
-        if (std::string(v.name) != "compare" && ImGui::Selectable(v.name, a.compare_view == v.name)) a.compare_view = v.name;
+      for (const ViewInfo* v : embeddable_views())
+        if (ImGui::Selectable(v->name, a.compare_view == v->name)) a.compare_view = v->name;
       ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_view: the view drawn for A and for B.");
@@ -91,7 +95,7 @@ void draw_compare_view(ViewContext& ctx) {
     b_controls(a);
   }
   const ViewInfo* inner = find_view(a.compare_view);
-  if (!inner || std::string(inner->name) == "compare") inner = find_view("rope-cos");
+  if (!inner || inner->hosts_views) inner = find_view(AppState{}.compare_view);
 
   // B shares everything with A but the RoPE configuration.
   AppState b = a;
@@ -186,6 +190,48 @@ void draw_compare_view(ViewContext& ctx) {
     plot::plot_line("A − B", xs, yd, {.thickness = 1.5f, .dashed = true});
     plot::end_plot();
   }
+}
+
+namespace {
+
+std::string compare_csv(const AppState& s, const Derived& d) {
+  std::ostringstream out;
+  const auto& inv = d.rope.inv_freq;
+  const pe::ScaledFrequencies b = pe::scaled_frequencies(s.compare_b, s.length);
+  out << "# A: " << (s.rope.title.empty() ? s.rope.name : s.rope.title) << "; B: "
+      << (s.compare_b.title.empty() ? s.compare_b.name : s.compare_b.title) << "\n";
+  out << "pair,inv_freq_a,inv_freq_b,wavelength_a,wavelength_b\n";
+  for (Eigen::Index i = 0; i < std::max(inv.size(), b.inv_freq.size()); ++i) {
+    out << i << ',';
+    if (i < inv.size()) out << csv_number(inv[i]);
+    out << ',';
+    if (i < b.inv_freq.size()) out << csv_number(b.inv_freq[i]);
+    out << ',';
+    if (i < inv.size()) out << csv_number(2 * std::numbers::pi / inv[i]);
+    out << ',';
+    if (i < b.inv_freq.size()) out << csv_number(2 * std::numbers::pi / b.inv_freq[i]);
+    out << "\n";
+  }
+  return out.str();
+}
+
+constexpr const char* kAnimatable[] = {"theta", "dim", "length", "factor"};
+
+}  // namespace
+
+const ViewInfo& compare_view() {
+  static const ViewInfo info{
+      .name = "compare",
+      .title = "Compare A/B",
+      .summary = "Any view for two configurations side by side, and their difference",
+      .group = "Long context",
+      .draw = draw_compare_view,
+      .csv = compare_csv,
+      .formula = scaling_formula,
+      .animatable = kAnimatable,
+      .hosts_views = true,
+  };
+  return info;
 }
 
 }  // namespace app

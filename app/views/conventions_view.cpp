@@ -11,6 +11,8 @@
 
 #include "pe/lessons.hpp"
 #include "views/view.hpp"
+#include <sstream>
+#include "views/view_csv.hpp"
 
 namespace app {
 namespace {
@@ -193,6 +195,57 @@ void draw_conventions_view(ViewContext& ctx) {
   ImGui::TextWrapped("%s", equal);
   ImGui::TextWrapped("%s", mixed);
   if (level < 2) teaching_note(level == 0 ? note : short_note);
+}
+
+namespace {
+
+std::string exact(double v) { return csv_number(v, 17); }
+
+}  // namespace
+
+std::string conventions_csv(const AppState& s, const Derived&) {
+  const pe::ConventionCheck c =
+      pe::convention_check(s.rope.theta, s.rope.head_dim, s.seed, s.position, {0, 1, 2, 5, 10, 100, 1000});
+  std::ostringstream out;
+  out << "# d = " << c.dim << ", theta = " << exact(s.rope.theta) << ", seed = " << s.seed
+      << "; interleaved dim j -> half-split dim:";
+  for (std::size_t j = 0; j < c.permutation.size(); ++j) out << ' ' << j << "->" << c.permutation[j];
+  out << "\n";
+  out << "delta,m,n,score_interleaved,score_half_split_permuted,abs_difference,score_mixed\n";
+  for (const auto& r : c.scores)
+    out << r.delta << ',' << r.m << ',' << r.n << ',' << exact(r.interleaved) << ',' << exact(r.half_split) << ',' << exact(r.difference) << ','
+        << exact(r.mixed) << "\n";
+  return out.str();
+}
+
+namespace {
+
+std::vector<std::string> conventions_formula(const AppState& s, const Derived& d) {
+  const long long dim = s.rope.head_dim;
+  const long long i = selected_pair(s, d);
+  return {"interleaved pairs (2i, 2i+1);   half-split pairs (i, i + d/2);   same scores after the permutation",
+          formatted("d = %lld: pair %lld is dims (%lld, %lld) interleaved, (%lld, %lld) half-split", dim, i, 2 * i, 2 * i + 1,
+                    i, i + dim / 2)};
+}
+
+}  // namespace
+
+namespace {
+constexpr const char* kAnimatable[] = {"theta", "dim", "position", "pair", "seed"};
+}  // namespace
+
+const ViewInfo& conventions_view() {
+  static const ViewInfo info{
+      .name = "conventions",
+      .title = "Conventions",
+      .summary = "Interleaved vs half-split pairing as wiring between dims; scores equal after the permutation",
+      .group = "RoPE",
+      .draw = draw_conventions_view,
+      .csv = conventions_csv,
+      .formula = conventions_formula,
+      .animatable = kAnimatable,
+  };
+  return info;
 }
 
 }  // namespace app

@@ -88,7 +88,7 @@ void draw_extrapolation_view(ViewContext& ctx) {
   if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
   AppState& s = ctx.state;
   const long long train_length = s.rope.original_max_position_embeddings();
-  const long long length = s.length;
+  const long long length = extrapolation_length(s);
   const auto& methods = all_method_frequencies(s.rope, length);
   const MethodFrequencies& plain = methods.front();
   if (!plain.error.empty()) {
@@ -106,7 +106,7 @@ void draw_extrapolation_view(ViewContext& ctx) {
       ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("extrapolation_method: the scaling method shown beside plain RoPE.");
-    for (int k : {1, 2, 4, 8, 32}) {
+    for (int k : {2, 4, 8, 32}) {
       ImGui::SameLine();
       const std::string label = "L = " + std::to_string(k) + "× L_train";
       if (ImGui::Button(label.c_str())) {
@@ -117,12 +117,14 @@ void draw_extrapolation_view(ViewContext& ctx) {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Set the inference length (the length slider) to %d× the training length.", k);
     }
   }
-  ImGui::TextWrapped("L_train = %lld (training), L = %lld (inference, the length slider) = %.3g× L_train", train_length, length,
-                     double(length) / double(train_length));
-  if (length <= train_length) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.3f, 1.0f));
-    ImGui::TextWrapped("At or below L_train every angle was seen: raise L to see extrapolation.");
-    ImGui::PopStyleColor();
+  if (length == s.length) {
+    ImGui::TextWrapped("L_train = %lld (training), L = %lld (inference, the length slider) = %.3g× L_train", train_length,
+                       length, double(length) / double(train_length));
+  } else {
+    // The slider is within training, where every angle was seen: show what lies beyond.
+    ImGui::TextWrapped("L_train = %lld (training); the length slider (L = %lld) is within it, where every angle was seen, so "
+                       "this view shows L = %lld = %.3g× L_train. The buttons or the slider set L.",
+                       train_length, s.length, length, double(length) / double(train_length));
   }
   const MethodFrequencies* chosen = nullptr;
   for (const auto& m : methods)
@@ -253,6 +255,24 @@ void draw_extrapolation_view(ViewContext& ctx) {
     plot::end_plot();
   }
   teaching_note(note);
+}
+
+namespace {
+constexpr const char* kAnimatable[] = {"length", "factor", "theta", "dim", "original_max_position_embeddings"};
+}  // namespace
+
+const ViewInfo& extrapolation_view() {
+  static const ViewInfo info{
+      .name = "extrapolation",
+      .title = "Extrapolation",
+      .summary = "Which rotation angles are unseen past the training length, per method",
+      .group = "Long context",
+      .draw = draw_extrapolation_view,
+      .csv = extrapolation_csv,
+      .formula = scaling_formula,
+      .animatable = kAnimatable,
+  };
+  return info;
 }
 
 }  // namespace app

@@ -11,6 +11,8 @@
 #include "pe/learned.hpp"
 #include "views/colormap_choice.hpp"
 #include "views/view.hpp"
+#include <sstream>
+#include "views/view_csv.hpp"
 
 namespace app {
 namespace {
@@ -116,6 +118,49 @@ void draw_learned_view(ViewContext& ctx) {
   ImGui::SameLine();
   plot::colorbar("value", -0.06, 0.06, to_plot(s.colormap), {bar_w, h});
   teaching_note(note);
+}
+
+namespace {
+
+std::string learned_csv(const AppState& s, const Derived&) {
+  std::ostringstream out;
+  const pe::LearnedEmbedding table(s.learned_max_len, s.rope.head_dim, 0.02, s.seed);
+  const auto positions = sampled_positions(table.max_len(), out);  // writes its note first
+  out << "position";
+  for (long long j = 0; j < s.rope.head_dim; ++j) out << ",dim" << j;
+  out << "\n";
+  for (long long p : positions) {
+    const Eigen::VectorXf row = table.at(p);
+    out << p;
+    for (Eigen::Index j = 0; j < row.size(); ++j) out << ',' << csv_number(row[j]);
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::vector<std::string> learned_formula(const AppState& s, const Derived&) {
+  const long long dim = s.rope.head_dim, p = s.position;
+  return {"E ∈ ℝ^(max_len × d), row p looked up; rows p ≥ max_len do not exist",
+          formatted("max_len × d = %lld × %lld = %lld trained parameters;  position %lld: %s", s.learned_max_len, dim,
+                    s.learned_max_len * dim, p, p < s.learned_max_len ? "has a row" : "NO embedding (past max_len)")};
+}
+
+constexpr const char* kAnimatable[] = {"learned_max_len", "dim", "length", "position", "seed"};
+
+}  // namespace
+
+const ViewInfo& learned_view() {
+  static const ViewInfo info{
+      .name = "learned",
+      .title = "Learned",
+      .summary = "Learned (random-initialised) position table and why it stops at max_len",
+      .group = "Absolute",
+      .draw = draw_learned_view,
+      .csv = learned_csv,
+      .formula = learned_formula,
+      .animatable = kAnimatable,
+  };
+  return info;
 }
 
 }  // namespace app

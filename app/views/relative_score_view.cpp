@@ -8,6 +8,8 @@
 
 #include "pe/analysis.hpp"
 #include "views/view.hpp"
+#include <sstream>
+#include "views/view_csv.hpp"
 
 namespace app {
 namespace {
@@ -168,6 +170,57 @@ void draw_relative_score_view(ViewContext& ctx) {
     plot::end_plot();
   }
   teaching_note(note);
+}
+
+namespace {
+
+std::string relative_score_csv(const AppState& s, const Derived& d) {
+  std::ostringstream out;
+  const auto& inv = d.rope.inv_freq;
+  std::ostringstream note;
+  const auto ps = sampled_positions(s.length, note);
+  Eigen::ArrayXd deltas(Eigen::Index(ps.size()));
+  for (std::size_t k = 0; k < ps.size(); ++k) deltas[Eigen::Index(k)] = double(ps[k]);
+  // The view's curves (scores / d) and the unnormalised bound, in one cos/sin pass.
+  const long long pairs = inv.size();
+  const Eigen::ArrayXXd curves = pe::relative_score_curves(
+      {pe::choice_coefficients(pe::VectorChoice::Identical, pairs, s.seed),
+       pe::choice_coefficients(pe::VectorChoice::RandomPair, pairs, s.seed),
+       pe::choice_coefficients(pe::VectorChoice::MeanOfIdentical, pairs, s.seed, s.samples),
+       pe::choice_coefficients(pe::VectorChoice::MeanOfRandomPairs, pairs, s.seed, s.samples)},
+      inv, deltas, /*decay_bound=*/true);
+  const double dim = double(2 * pairs);
+  out << note.str() << "delta,identical,random_pair,mean_identical,mean_random_pairs,decay_bound\n";
+  for (Eigen::Index k = 0; k < deltas.size(); ++k) {
+    out << csv_number(deltas[k]);
+    for (int c = 0; c < 4; ++c) out << ',' << csv_number(curves(k, c) / dim);
+    out << ',' << csv_number(curves(k, 4)) << "\n";
+  }
+  return out.str();
+}
+
+std::vector<std::string> relative_score_formula(const AppState& s, const Derived&) {
+  return {"s(Δ) = ⟨R(m)q, R(m+Δ)k⟩ = qᵀ R(Δ) k = Σ_i Re[q̃_i conj(k̃_i) e^(−iΔθ_i)]  — m cancels",
+          formatted("m = %lld, %lld pairs, θ = %g;  decay bound: |s| ≤ (max|q̃k̃|) Σ_j |Σ_{i<j} e^(iΔθ_i)|", s.anchor,
+                    s.rope.head_dim / 2, s.rope.theta)};
+}
+
+constexpr const char* kAnimatable[] = {"theta", "dim", "length", "anchor", "samples", "seed"};
+
+}  // namespace
+
+const ViewInfo& relative_score_view() {
+  static const ViewInfo info{
+      .name = "relative-score",
+      .title = "Relative score",
+      .summary = "s(Δ) = ⟨R(m)q, R(m+Δ)k⟩: depends only on Δ, decays; long-term-decay bound",
+      .group = "Relative",
+      .draw = draw_relative_score_view,
+      .csv = relative_score_csv,
+      .formula = relative_score_formula,
+      .animatable = kAnimatable,
+  };
+  return info;
 }
 
 }  // namespace app

@@ -8,6 +8,9 @@
 
 #include "pe/analysis.hpp"
 #include "views/view.hpp"
+#include <sstream>
+#include <string>
+#include "views/view_csv.hpp"
 
 namespace app {
 
@@ -59,6 +62,46 @@ void draw_rope_spectrum_view(ViewContext& ctx) {
   }
   ImGui::TextWrapped("%s", summary);
   teaching_note(note);
+}
+
+namespace {
+
+std::string rope_spectrum_csv(const AppState& s, const Derived& d) {
+  std::ostringstream out;
+  const auto& inv = d.rope.inv_freq;
+  const Eigen::ArrayXd lambda = pe::wavelengths(inv), turns = pe::full_turns(inv, s.length);
+  out << "pair,inv_freq,original_inv_freq,wavelength,full_turns_in_length\n";
+  for (Eigen::Index i = 0; i < inv.size(); ++i)
+    out << i << ',' << csv_number(inv[i]) << ','
+        << csv_number(d.rope.original_inv_freq.size() == inv.size() ? d.rope.original_inv_freq[i] : inv[i]) << ','
+        << csv_number(lambda[i]) << ',' << csv_number(turns[i]) << "\n";
+  return out.str();
+}
+
+std::vector<std::string> rope_spectrum_formula(const AppState& s, const Derived& d) {
+  const Eigen::Index last = d.rope.inv_freq.size() - 1;
+  return {"θ_i = θ^(−2i/d),   wavelength λ_i = 2π / θ_i  (positions per full turn)",
+          formatted("θ = %g, d = %lld:  λ_0 = %.4g,  λ_%lld = %.6g  (L = %lld)", s.rope.theta, s.rope.head_dim,
+                    2 * std::numbers::pi / d.rope.inv_freq[0], static_cast<long long>(last),
+                    2 * std::numbers::pi / d.rope.inv_freq[last], s.length)};
+}
+
+constexpr const char* kAnimatable[] = {"theta", "dim", "length", "factor"};
+
+}  // namespace
+
+const ViewInfo& rope_spectrum_view() {
+  static const ViewInfo info{
+      .name = "rope-spectrum",
+      .title = "Spectrum",
+      .summary = "RoPE frequency spectrum θ_i (log) and wavelengths vs the context length",
+      .group = "RoPE",
+      .draw = draw_rope_spectrum_view,
+      .csv = rope_spectrum_csv,
+      .formula = rope_spectrum_formula,
+      .animatable = kAnimatable,
+  };
+  return info;
 }
 
 }  // namespace app

@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <sstream>
+
 #include "views/colormap_choice.hpp"
+#include "views/view_csv.hpp"
 
 namespace app {
 
@@ -71,6 +74,33 @@ void draw_rope_table(ViewContext& ctx, bool cosine) {
     plot::end_plot();
   }
   teaching_note(note);
+}
+
+std::string rope_table_csv(const AppState& s, const Derived& d, bool cosine) {
+  std::ostringstream out;
+  const auto& inv = d.rope.inv_freq;
+  const auto positions = sampled_positions(s.length, out);  // writes its note first
+  out << "position";
+  for (Eigen::Index i = 0; i < inv.size(); ++i) out << ",pair" << i;
+  out << "\n";
+  for (long long p : positions) {
+    out << p;
+    for (Eigen::Index i = 0; i < inv.size(); ++i)
+      out << ',' << csv_number(cosine ? std::cos(double(p) * inv[i]) : std::sin(double(p) * inv[i]));
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::vector<std::string> rope_angle_formula(const AppState& s, const Derived& d, bool sine) {
+  const long long p = s.position;
+  const long long i = selected_pair(s, d);
+  const double f = d.rope.inv_freq.size() > 0 ? d.rope.inv_freq[i] : 0.0;
+  const double angle = double(p) * f;
+  constexpr double kDegrees = 180.0 / std::numbers::pi;
+  return {"θ_i = θ^(−2i/d)   (scaled: see Scaling),   angle = p·θ_i,   (x', y') = (x cos − y sin,  x sin + y cos)",
+          formatted("p = %lld, i = %lld:  θ_%lld = %.6g,  angle = %.6g rad = %.3f°  →  %s = %.5f", p, i, i, f, angle,
+                    std::fmod(angle * kDegrees, 360.0), sine ? "sin" : "cos", sine ? std::sin(angle) : std::cos(angle))};
 }
 
 }  // namespace app

@@ -1,6 +1,11 @@
 #include "views/scaling_methods.hpp"
 
+#include <sstream>
+
+#include "pe/extrapolation.hpp"
 #include "state/derived.hpp"
+#include "views/view.hpp"
+#include "views/view_csv.hpp"
 
 namespace app {
 
@@ -55,6 +60,52 @@ const std::vector<MethodFrequencies>& all_method_frequencies(const pe::RopeConfi
     add("longrope (long)", pe::RopeType::LongRope, std::max(length, original + 1));
   }
   return cache;
+}
+
+long long extrapolation_length(const AppState& s) {
+  const long long train = s.rope.original_max_position_embeddings();
+  if (s.length > train) return s.length;
+  return std::min<long long>(train * kExtrapolationShownMultiple, 1'000'000);
+}
+
+namespace {
+
+std::string method_table_csv(const AppState& s, const Derived& d, bool unseen) {
+  std::ostringstream out;
+  const auto& inv = d.rope.inv_freq;
+  const long long length = unseen ? extrapolation_length(s) : s.length;
+  const auto& methods = all_method_frequencies(s.rope, length);
+  const long long train = s.rope.original_max_position_embeddings();
+  out << "# " << (unseen ? "fraction of positions < L at an unseen angle" : "inv_freq per method") << ", L = " << length
+      << ", L_orig = " << train << (length != s.length ? " (the length slider is within L_orig)" : "") << "\n";
+  out << "pair,original_inv_freq";
+  std::vector<Eigen::ArrayXd> columns;
+  for (const auto& m : methods) {
+    if (!m.error.empty() || m.freqs.inv_freq.size() != inv.size()) continue;
+    out << ',' << m.label << (unseen ? " unseen" : "");
+    columns.push_back(unseen ? pe::extrapolation_report(methods.front().freqs.inv_freq, train, m.freqs.inv_freq, length).unseen_fraction
+                             : m.freqs.inv_freq);
+  }
+  out << "\n";
+  for (Eigen::Index i = 0; i < inv.size(); ++i) {
+    out << i << ',' << csv_number(d.rope.original_inv_freq[i]);
+    for (const auto& c : columns) out << ',' << csv_number(c[i]);
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
+std::string scaling_methods_csv(const AppState& s, const Derived& d) { return method_table_csv(s, d, /*unseen=*/false); }
+std::string extrapolation_csv(const AppState& s, const Derived& d) { return method_table_csv(s, d, /*unseen=*/true); }
+
+std::vector<std::string> scaling_formula(const AppState& s, const Derived& d) {
+  const auto& r = d.rope;
+  const std::string method = pe::to_string(s.rope.scaling.type);
+  return {"linear θ_i' = θ_i/s;  NTK θ' = θ·s^(d/(d−2));  YaRN: ramp between the two by wavelength, attention × (0.1 ln s + 1)",
+          formatted("%s, s = %g, L_orig = %lld:  effective θ = %.6g,  attention factor = %.4f", method.c_str(), r.factor,
+                    r.original_max_position_embeddings, r.effective_theta, r.attention_factor)};
 }
 
 }  // namespace app

@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "pe/scaling.hpp"
+#include "state/app_state.hpp"
+#include "state/derived.hpp"
 
 namespace app {
 
@@ -21,5 +23,18 @@ const std::vector<MethodFrequencies>& all_method_frequencies(const pe::RopeConfi
 
 // The factor the comparison uses.
 double comparison_factor(const pe::RopeConfig& base);
+
+// The inference length the extrapolation view and its CSV show: the length slider when it
+// is past the training length, else kExtrapolationShownMultiple × L_train (capped at 10^6),
+// so the view never opens on an empty picture; the view says which.
+inline constexpr long long kExtrapolationShownMultiple = 4;
+long long extrapolation_length(const AppState& state);
+
+// CSV per pair: every method's θ'_i (scaling view) or the fraction of positions < L at an
+// unseen angle (extrapolation view).
+std::string scaling_methods_csv(const AppState& state, const Derived& derived);
+std::string extrapolation_csv(const AppState& state, const Derived& derived);
+// The scaling formulas with the current method's numbers (scaling, extrapolation, compare).
+std::vector<std::string> scaling_formula(const AppState& state, const Derived& derived);
 
 }  // namespace app

@@ -89,4 +89,22 @@ void draw_scaling_view(ViewContext& ctx) {
   teaching_note(note);
 }
 
+namespace {
+constexpr const char* kAnimatable[] = {"factor", "length", "theta", "dim", "original_max_position_embeddings"};
+}  // namespace
+
+const ViewInfo& scaling_view() {
+  static const ViewInfo info{
+      .name = "scaling",
+      .title = "Scaling",
+      .summary = "RoPE context extension: wavelengths before/after and θ'/θ of every method",
+      .group = "Long context",
+      .draw = draw_scaling_view,
+      .csv = scaling_methods_csv,
+      .formula = scaling_formula,
+      .animatable = kAnimatable,
+  };
+  return info;
+}
+
 }  // namespace app

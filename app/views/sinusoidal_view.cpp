@@ -8,6 +8,7 @@
 #include "pe/sinusoidal.hpp"
 #include "views/colormap_choice.hpp"
 #include "views/view.hpp"
+#include "views/view_csv.hpp"
 
 namespace app {
 
@@ -66,6 +67,50 @@ void draw_sinusoidal_view(ViewContext& ctx) {
     plot::end_plot();
   }
   teaching_note(note);
+}
+
+namespace {
+
+std::string sinusoidal_csv(const AppState& s, const Derived&) {
+  std::ostringstream out;
+  const long long dim = s.rope.head_dim;
+  const auto positions = sampled_positions(s.length, out);  // writes its note first
+  out << "position";
+  for (long long j = 0; j < dim; ++j) out << ",dim" << j;
+  out << "\n";
+  for (long long p : positions) {
+    out << p;
+    for (long long j = 0; j < dim; ++j) out << ',' << csv_number(pe::sinusoidal_value(p, j, dim, s.rope.theta));
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::vector<std::string> sinusoidal_formula(const AppState& s, const Derived& d) {
+  const long long i = selected_pair(s, d);
+  const long long p = s.position;
+  const double w = std::pow(s.rope.theta, -double(2 * i) / double(s.rope.head_dim));
+  return {"PE(p, 2i) = sin(p / θ^(2i/d)),   PE(p, 2i+1) = cos(p / θ^(2i/d))",
+          formatted("p = %lld, i = %lld:  p / %g^(%lld/%lld) = %.6g  →  sin = %.5f,  cos = %.5f", p, i, s.rope.theta, 2 * i,
+                    s.rope.head_dim, double(p) * w, std::sin(double(p) * w), std::cos(double(p) * w))};
+}
+
+constexpr const char* kAnimatable[] = {"theta", "dim", "length", "position", "pair"};
+
+}  // namespace
+
+const ViewInfo& sinusoidal_view() {
+  static const ViewInfo info{
+      .name = "sinusoidal",
+      .title = "Sinusoidal",
+      .summary = "Sinusoidal PE heatmap (position × dimension) and per-dimension curves",
+      .group = "Absolute",
+      .draw = draw_sinusoidal_view,
+      .csv = sinusoidal_csv,
+      .formula = sinusoidal_formula,
+      .animatable = kAnimatable,
+  };
+  return info;
 }
 
 }  // namespace app

@@ -11,6 +11,8 @@
 #include "pe/lessons.hpp"
 #include "pe/walkthrough.hpp"
 #include "views/view.hpp"
+#include <sstream>
+#include "views/view_csv.hpp"
 
 namespace app {
 namespace {
@@ -204,6 +206,58 @@ void draw_theta_lesson_view(ViewContext& ctx) {
     plot::end_plot();
   }
 
+}
+
+std::string theta_lesson_csv(const AppState& s, const Derived&) {
+  const pe::ThetaWavelengths low = pe::theta_wavelengths(s.theta_low, s.rope.head_dim, s.length, "theta_low");
+  const pe::ThetaWavelengths high = pe::theta_wavelengths(s.theta_high, s.rope.head_dim, s.length, "theta_high");
+  std::ostringstream out;
+  out << "# theta lesson: d = " << low.dim << ", L = " << low.length << "; score = expected s(delta)/d for a random q = k\n";
+  const long long rows = std::min<long long>(s.length, kMaxCsvRows);
+  if (rows < s.length) out << "# " << s.length << " distances sampled to " << rows << " rows\n";
+  out << "quantity,index,theta_low,theta_high\n";
+  out << "theta,," << csv_number(low.theta) << ',' << csv_number(high.theta) << "\n";
+  out << "pairs_wavelength_below_length,," << low.pairs_wrapping << ',' << high.pairs_wrapping << "\n";
+  out << "longest_wavelength,," << csv_number(low.longest_wavelength) << ',' << csv_number(high.longest_wavelength) << "\n";
+  out << "slowest_pair_turns_in_length,," << csv_number(low.slowest_turns) << ',' << csv_number(high.slowest_turns) << "\n";
+  for (long long i = 0; i < low.pairs; ++i) out << "wavelength," << i << ',' << csv_number(low.wavelengths[i]) << ',' << csv_number(high.wavelengths[i]) << "\n";
+  Eigen::ArrayXd deltas(rows);
+  for (long long k = 0; k < rows; ++k)
+    deltas[k] = rows == s.length ? double(k) : std::round(double(k) * double(s.length - 1) / double(rows - 1));
+  const Eigen::ArrayXd a = pe::mean_identical_score(low.inv_freq, deltas), b = pe::mean_identical_score(high.inv_freq, deltas);
+  for (long long k = 0; k < rows; ++k) out << "score," << csv_number(deltas[k]) << ',' << csv_number(a[k]) << ',' << csv_number(b[k]) << "\n";
+  return out.str();
+}
+
+namespace {
+
+std::vector<std::string> theta_lesson_formula(const AppState& s, const Derived&) {
+  const long long dim = s.rope.head_dim;
+  const double lo = 2 * std::numbers::pi * std::pow(s.theta_low, double(dim - 2) / double(dim));
+  const double hi = 2 * std::numbers::pi * std::pow(s.theta_high, double(dim - 2) / double(dim));
+  return {"longest wavelength λ_max = 2π·θ^((d−2)/d): a larger θ keeps the slowest pair from wrapping",
+          formatted("d = %lld:  θ = %g → λ_max = %.4g;   θ = %g → λ_max = %.4g   (L = %lld)", dim, s.theta_low, lo,
+                    s.theta_high, hi, s.length)};
+}
+
+}  // namespace
+
+namespace {
+constexpr const char* kAnimatable[] = {"theta_low", "theta_high", "dim", "length"};
+}  // namespace
+
+const ViewInfo& theta_lesson_view() {
+  static const ViewInfo info{
+      .name = "theta-lesson",
+      .title = "Theta lesson",
+      .summary = "Low vs high θ side by side: relative score and wavelengths (why long-context models raise θ)",
+      .group = "Relative",
+      .draw = draw_theta_lesson_view,
+      .csv = theta_lesson_csv,
+      .formula = theta_lesson_formula,
+      .animatable = kAnimatable,
+  };
+  return info;
 }
 
 }  // namespace app

@@ -24,12 +24,28 @@ struct ViewContext {
   bool show_widgets() const { return !exporting && !hide_widgets; }
 };
 
+// Everything pe-viz knows about one view, defined together in the view's own file
+// (views/<name>_view.cpp): how it draws, the numbers behind it, its formula, its keys and
+// what a lesson may animate. Export, CSV, the formula strip, shortcuts, the soak driver,
+// sessions and lessons ask this record; nothing else compares view names.
 struct ViewInfo {
   const char* name;         // stable kebab-case name: --view, sessions, file names
   const char* title;        // tab label
   const char* summary;      // one-line description for --list-views --verbose and tooltips
-  void (*draw)(ViewContext& ctx);
   const char* group;        // the first row of tabs (Absolute, RoPE, Relative, ...)
+  void (*draw)(ViewContext& ctx);
+  // The numbers behind the picture as CSV (throws on an invalid state).
+  std::string (*csv)(const AppState& state, const Derived& derived);
+  // The formula strip: the formula, then the same with the current numbers substituted.
+  std::vector<std::string> (*formula)(const AppState& state, const Derived& derived);
+  // Left / Right arrows: one step of this view; nullptr moves the position p by ±1.
+  void (*step)(AppState& state, int delta) = nullptr;
+  const char* step_help = nullptr;  // the F1 line for `step`, e.g. "walkthrough: previous / next step"
+  // Numeric session keys whose change moves this view's picture: what a lesson or an
+  // animation export may animate here.
+  std::span<const char* const> animatable = {};
+  // Embeds another view (compare): not offered inside itself or in a grid cell.
+  bool hosts_views = false;
 };
 
 // All views in tab order. Registering a view is one line in view_registry.cpp.
@@ -39,8 +55,18 @@ std::span<const char* const> view_groups();
 // The views of one group, in tab order (empty for an unknown group).
 std::vector<const ViewInfo*> views_in_group(const std::string& group);
 const ViewInfo* find_view(const std::string& name);
+// Views that may be embedded (grid cells, compare's sides): all but the hosts.
+std::vector<const ViewInfo*> embeddable_views();
+// What is on screen: "compare/rope-cos" when a host shows another view, else the name.
+std::string shown_view_label(const AppState& state);
+// Left / Right as the current view defines them (grid: the position).
+void step_view(AppState& state, int delta);
 
 // Shared helpers for views (app/views/view_common.cpp).
+// printf-style formatting for formula lines and notes.
+std::string formatted(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// The selected pair i, clamped to the rotary pairs the derived frequencies have.
+long long selected_pair(const AppState& state, const Derived& derived);
 void show_state_error(const Derived& derived);  // red message box when the state is invalid
 void teaching_note(const char* text);          // a boxed "why" note under a plot
 // Height the note takes when wrapped to the remaining width (reserve it before the plots

@@ -1,6 +1,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -9,6 +11,19 @@
 #include "views/view.hpp"
 
 namespace app {
+
+std::string formatted(const char* format, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buf, sizeof buf, format, args);
+  va_end(args);
+  return buf;
+}
+
+long long selected_pair(const AppState& s, const Derived& d) {
+  return std::clamp<long long>(s.pair, 0, std::max<long long>(d.rope.inv_freq.size() - 1, 0));
+}
 
 void show_state_error(const Derived& derived) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));

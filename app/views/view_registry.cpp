@@ -1,3 +1,7 @@
+// The list of views in tab order. Each view defines everything about itself (drawing,
+// CSV, formula, keys, animatable parameters) in its own file; registering it is one line
+// here.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -5,66 +9,82 @@
 
 namespace app {
 
-// Each view lives in its own file (views/<name>_view.cpp) and exposes one draw function.
-void draw_sinusoidal_view(ViewContext& ctx);
-void draw_learned_view(ViewContext& ctx);
-void draw_rope_cos_view(ViewContext& ctx);
-void draw_rope_sin_view(ViewContext& ctx);
-void draw_rope_spectrum_view(ViewContext& ctx);
-void draw_clock_hands_view(ViewContext& ctx);
-void draw_relative_score_view(ViewContext& ctx);
-void draw_alibi_view(ViewContext& ctx);
-void draw_attention_view(ViewContext& ctx);
-void draw_scaling_view(ViewContext& ctx);
-void draw_extrapolation_view(ViewContext& ctx);
-void draw_compare_view(ViewContext& ctx);
-void draw_common_mistake_view(ViewContext& ctx);
-void draw_walkthrough_view(ViewContext& ctx);
-void draw_theta_lesson_view(ViewContext& ctx);
-void draw_conventions_view(ViewContext& ctx);
-void draw_permutation_view(ViewContext& ctx);
-void draw_comparison_view(ViewContext& ctx);
+const ViewInfo& sinusoidal_view();
+const ViewInfo& learned_view();
+const ViewInfo& rope_cos_view();
+const ViewInfo& rope_sin_view();
+const ViewInfo& rope_spectrum_view();
+const ViewInfo& walkthrough_view();
+const ViewInfo& clock_hands_view();
+const ViewInfo& conventions_view();
+const ViewInfo& common_mistake_view();
+const ViewInfo& relative_score_view();
+const ViewInfo& theta_lesson_view();
+const ViewInfo& alibi_view();
+const ViewInfo& attention_view();
+const ViewInfo& permutation_view();
+const ViewInfo& comparison_view();
+const ViewInfo& scaling_view();
+const ViewInfo& extrapolation_view();
+const ViewInfo& compare_view();
+const ViewInfo& mrope_layout_view();
+const ViewInfo& mrope_positions_view();
+const ViewInfo& rope_2d_view();
 
 namespace {
-const ViewInfo kViews[] = {
-    {"sinusoidal", "Sinusoidal", "Sinusoidal PE heatmap (position × dimension) and per-dimension curves", draw_sinusoidal_view, "Absolute"},
-    {"learned", "Learned", "Learned (random-initialised) position table and why it stops at max_len", draw_learned_view, "Absolute"},
-    {"rope-cos", "RoPE cos", "RoPE cos(p·θ_i) table and cos curves of chosen pairs", draw_rope_cos_view, "RoPE"},
-    {"rope-sin", "RoPE sin", "RoPE sin(p·θ_i) table and sin curves of chosen pairs", draw_rope_sin_view, "RoPE"},
-    {"rope-spectrum", "Spectrum", "RoPE frequency spectrum θ_i (log) and wavelengths vs the context length", draw_rope_spectrum_view, "RoPE"},
-    {"walkthrough", "Walkthrough", "Seed 001's worked example step by step: frequencies, angles, each multiplication", draw_walkthrough_view, "RoPE"},
-    {"clock-hands", "Clock hands", "Each dimension pair as a rotating 2D hand at position p, with the numbers", draw_clock_hands_view, "RoPE"},
-    {"conventions", "Conventions", "Interleaved vs half-split pairing as wiring between dims; scores equal after the permutation", draw_conventions_view, "RoPE"},
-    {"common-mistake", "Common mistake", "Seed 004's mixed cos/sin tables beside the real rotation: norms and relativity break", draw_common_mistake_view, "RoPE"},
-    {"relative-score", "Relative score", "s(Δ) = ⟨R(m)q, R(m+Δ)k⟩: depends only on Δ, decays; long-term-decay bound", draw_relative_score_view, "Relative"},
-    {"theta-lesson", "Theta lesson", "Low vs high θ side by side: relative score and wavelengths (why long-context models raise θ)", draw_theta_lesson_view, "Relative"},
-    {"alibi", "ALiBi", "ALiBi per-head slopes and the causal bias matrix", draw_alibi_view, "Attention"},
-    {"attention", "Attention", "Attention patterns softmax(QKᵀ/√d + mask) under each method", draw_attention_view, "Attention"},
-    {"permutation", "Permutation", "\"the dog bit the man\" vs \"the man bit the dog\": attention without and with positions", draw_permutation_view, "Attention"},
-    {"comparison", "Comparison", "The seeds' comparison table, measured for the current d and max_len", draw_comparison_view, "Attention"},
-    {"scaling", "Scaling", "RoPE context extension: wavelengths before/after and θ'/θ of every method", draw_scaling_view, "Long context"},
-    {"extrapolation", "Extrapolation", "Which rotation angles are unseen past the training length, per method", draw_extrapolation_view, "Long context"},
-    {"compare", "Compare A/B", "Any view for two configurations side by side, and their difference", draw_compare_view, "Long context"},
-};
+
 // Teaching order: absolute encodings, RoPE, what it buys (relative scores), attention,
-// then long contexts. Views of a group are contiguous in kViews.
-constexpr const char* kGroups[] = {"Absolute", "RoPE", "Relative", "Attention", "Long context"};
+// long contexts, then RoPE over images and video. Views of a group are contiguous.
+const std::vector<ViewInfo>& registry() {
+  static const std::vector<ViewInfo> views = {
+      sinusoidal_view(),     learned_view(),    rope_cos_view(),       rope_sin_view(),
+      rope_spectrum_view(),  walkthrough_view(), clock_hands_view(),   conventions_view(),
+      common_mistake_view(), relative_score_view(), theta_lesson_view(), alibi_view(),
+      attention_view(),      permutation_view(), comparison_view(),    scaling_view(),
+      extrapolation_view(),  compare_view(),
+      // Multimodal (issue 12): which axis each pair follows, the prompt's ids, 2D scores.
+      mrope_layout_view(),   mrope_positions_view(), rope_2d_view(),
+  };
+  return views;
+}
+
+constexpr const char* kGroups[] = {"Absolute", "RoPE", "Relative", "Attention", "Long context", "Multimodal"};
+
 }  // namespace
 
-std::span<const ViewInfo> all_views() { return kViews; }
+std::span<const ViewInfo> all_views() { return registry(); }
 std::span<const char* const> view_groups() { return kGroups; }
 
 std::vector<const ViewInfo*> views_in_group(const std::string& group) {
   std::vector<const ViewInfo*> views;
-  for (const auto& v : kViews)
+  for (const auto& v : registry())
     if (group == v.group) views.push_back(&v);
   return views;
 }
 
 const ViewInfo* find_view(const std::string& name) {
-  for (const auto& v : kViews)
+  for (const auto& v : registry())
     if (name == v.name) return &v;
   return nullptr;
+}
+
+std::vector<const ViewInfo*> embeddable_views() {
+  std::vector<const ViewInfo*> views;
+  for (const auto& v : registry())
+    if (!v.hosts_views) views.push_back(&v);
+  return views;
+}
+
+std::string shown_view_label(const AppState& s) {
+  const ViewInfo* v = find_view(s.view);
+  if (v && v->hosts_views) return s.view + "/" + s.compare_view;
+  return s.view;
+}
+
+void step_view(AppState& s, int delta) {
+  const ViewInfo* v = s.grid ? nullptr : find_view(s.view);
+  if (v && v->step) v->step(s, delta);
+  else s.position = std::clamp<long long>(s.position + delta, 0, s.length - 1);
 }
 
 }  // namespace app

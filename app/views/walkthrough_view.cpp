@@ -11,6 +11,8 @@
 
 #include "pe/walkthrough.hpp"
 #include "views/view.hpp"
+#include <sstream>
+#include "views/view_csv.hpp"
 
 namespace app {
 namespace {
@@ -506,6 +508,60 @@ void draw_walkthrough_view(ViewContext& ctx) {
     if (!current) ImGui::Spacing();
   }
   ImGui::EndChild();
+}
+
+std::string walkthrough_csv(const AppState& s, const Derived&) {
+  const pe::WalkthroughResult r =
+      pe::compute_walkthrough({s.walkthrough_q, s.walkthrough_theta, s.walkthrough_position, s.walkthrough_position_b});
+  std::ostringstream out;
+  out << "# seed 001 worked example: d = " << r.dim << ", theta = " << csv_number(r.input.theta) << ", p = " << r.input.position
+      << ", p_b = " << r.input.position_b << ", k = q; score(p, p_b) = " << csv_number(r.score) << ", score(p + " << r.input.shift
+      << ", p_b + " << r.input.shift << ") = " << csv_number(r.score_shifted) << ", score(p, p_b + 1) = " << csv_number(r.score_other_distance)
+      << "\n";
+  out << "pair,dim_a,dim_b,theta_power,freq,angle_rad,angle_deg,cos,sin,x,y,x_rotated,y_rotated,x_rotated_seed_arithmetic,"
+         "y_rotated_seed_arithmetic,angle_b_rad,delta_angle_rad,score_share,score_share_shifted\n";
+  for (const auto& w : r.pairs)
+    out << w.index << ',' << w.dim_a << ',' << w.dim_b << ',' << csv_number(w.theta_power) << ',' << csv_number(w.freq) << ',' << csv_number(w.angle) << ','
+        << csv_number(w.angle_deg) << ',' << csv_number(w.cos) << ',' << csv_number(w.sin) << ',' << csv_number(w.x) << ',' << csv_number(w.y) << ',' << csv_number(w.x_rot) << ','
+        << csv_number(w.y_rot) << ',' << csv_number(w.x_rot_seed) << ',' << csv_number(w.y_rot_seed) << ',' << csv_number(w.angle_b) << ',' << csv_number(w.delta_angle) << ','
+        << csv_number(w.score_term) << ',' << csv_number(w.score_term_shifted) << "\n";
+  return out.str();
+}
+
+namespace {
+
+std::vector<std::string> walkthrough_formula(const AppState& s, const Derived&) {
+  const double q0 = s.walkthrough_q[0], q1 = s.walkthrough_q[1];
+  const double a = double(s.walkthrough_position);
+  return {"q' = R(p·θ_i) q per pair:  x' = x cos(pθ_i) − y sin(pθ_i),  y' = x sin(pθ_i) + y cos(pθ_i)",
+          formatted("pair 0, p = %lld:  x' = %.3g·cos(%g) − %.3g·sin(%g) = %.5f", s.walkthrough_position, q0, a, q1, a,
+                    q0 * std::cos(a) - q1 * std::sin(a))};
+}
+
+void step_walkthrough(AppState& s, int delta) {
+  s.walkthrough_step = std::clamp<long long>(s.walkthrough_step + delta, 0, kWalkthroughSteps - 1);
+}
+
+}  // namespace
+
+namespace {
+constexpr const char* kAnimatable[] = {"walkthrough_theta", "walkthrough_position", "walkthrough_position_b", "walkthrough_step"};
+}  // namespace
+
+const ViewInfo& walkthrough_view() {
+  static const ViewInfo info{
+      .name = "walkthrough",
+      .title = "Walkthrough",
+      .summary = "Seed 001's worked example step by step: frequencies, angles, each multiplication",
+      .group = "RoPE",
+      .draw = draw_walkthrough_view,
+      .csv = walkthrough_csv,
+      .formula = walkthrough_formula,
+      .step = step_walkthrough,
+      .step_help = "walkthrough: previous / next step",
+      .animatable = kAnimatable,
+  };
+  return info;
 }
 
 }  // namespace app

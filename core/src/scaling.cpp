@@ -135,11 +135,10 @@ void validate(const RopeConfig& c) {
     if (s.mscale_all_dim) require_finite_at_least("rope_scaling.mscale_all_dim", *s.mscale_all_dim, 0.0);
   }
   if (s.type == RopeType::Llama3) {
+    // transformers only warns when high_freq_factor <= low_freq_factor and computes (Llama 4
+    // Scout ships low == high): accepted here too; the config inspector says so.
     require_finite_above("rope_scaling.low_freq_factor", s.low_freq_factor, 0.0);
     require_finite_above("rope_scaling.high_freq_factor", s.high_freq_factor, 0.0);
-    if (!(s.high_freq_factor > s.low_freq_factor))
-      reject("rope_scaling.high_freq_factor", fmt(s.high_freq_factor),
-             "greater than low_freq_factor = " + fmt(s.low_freq_factor));
   }
   if (s.type == RopeType::LongRope) {
     const auto check_list = [&](const char* key, const std::vector<double>& v) {
@@ -262,18 +261,22 @@ ScaledFrequencies scaled_frequencies(const RopeConfig& c, long long current_leng
       // wavelength λ = 2π/θ_i; λ < L_orig/high_freq_factor: unchanged; λ > L_orig/low_freq_factor:
       // θ_i/s; in between blend with smooth = (L_orig/λ − low)/(high − low):
       // θ' = (1 − smooth)·θ_i/s + smooth·θ_i.
+      // Tested in transformers' order (torch.where(wavelen > low_freq_wavelen, …), then the
+      // band ~(wavelen < high) & ~(wavelen > low)), which matters only when high_freq_factor
+      // <= low_freq_factor: the band is then empty (or one wavelength), smooth is taken as 0.
       const double lo = static_cast<double>(l_orig);
       const double low_freq_wavelen = lo / s.low_freq_factor;
       const double high_freq_wavelen = lo / s.high_freq_factor;
       for (long long i = 0; i < half; ++i) {
         const double f = out.original_inv_freq[i];
         const double wavelen = 2.0 * std::numbers::pi / f;
-        if (wavelen < high_freq_wavelen) {
-          out.inv_freq[i] = f;
-        } else if (wavelen > low_freq_wavelen) {
+        if (wavelen > low_freq_wavelen) {
           out.inv_freq[i] = f / s.factor;
+        } else if (wavelen < high_freq_wavelen) {
+          out.inv_freq[i] = f;
         } else {
-          const double smooth = (lo / wavelen - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
+          const double span = s.high_freq_factor - s.low_freq_factor;
+          const double smooth = span != 0.0 ? (lo / wavelen - s.low_freq_factor) / span : 0.0;
           out.inv_freq[i] = (1.0 - smooth) * f / s.factor + smooth * f;
         }
       }

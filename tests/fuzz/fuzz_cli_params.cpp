@@ -104,9 +104,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const CLI::ParseError&) {
     return 0;
   }
-  // --config reads a file by name (a fuzzed path could be /dev/zero); the loader itself is
-  // fuzz_hf_config's job.
+  // --config, --model and --gguf read files by name (a fuzzed path could be /dev/zero); the
+  // loaders themselves are fuzz_hf_config's and fuzz_gguf's job.
   o.config.reset();
+  o.model.reset();
+  o.gguf.reset();
 
   app::AppState s = base;
   try {

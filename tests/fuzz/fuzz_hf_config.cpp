@@ -1,26 +1,56 @@
 // bytes → pe::parse_hf_config. Refusal must be a ConfigError (never another exception or a
 // crash); an accepted config must pass validate() and give usable frequencies at the
 // lengths the app asks for (1, the training window, past it: dynamic/longrope switch there).
+// The inspector reads the same bytes: it must agree on validity, never throw for a value
+// (only for JSON syntax), and its layer plan and framework comparison must compute.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "fuzz_common.hpp"
 #include "pe/config.hpp"
+#include "pe/config_diagnostics.hpp"
 #include "pe/errors.hpp"
+#include "pe/multimodal.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
+  pe::InspectedConfig inspected;
+  bool syntax_ok = true;
+  try {
+    inspected = pe::inspect_hf_config(text, "fuzz.json");
+  } catch (const pe::ConfigError& e) {
+    PE_FUZZ_CHECK(e.what()[0] != '\0', "empty ConfigError message");
+    syntax_ok = false;
+  }
   pe::RopeConfig c;
   try {
     c = pe::parse_hf_config(text, "fuzz.json");
   } catch (const pe::ConfigError& e) {
     PE_FUZZ_CHECK(e.what()[0] != '\0', "empty ConfigError message");
+    PE_FUZZ_CHECK(!syntax_ok || !inspected.valid, "inspector accepts what the loader refuses");
     return 0;
   }
+  PE_FUZZ_CHECK(syntax_ok && inspected.valid, "inspector refuses what the loader accepts");
+  PE_FUZZ_CHECK(!inspected.plan.rows.empty() && inspected.plan.rows.size() <= static_cast<std::size_t>(pe::kMaxLayers), "layer plan size");
+  (void)inspected.plan.groups();
+  const pe::FrameworkComparison cmp = pe::compare_frameworks(c, c.max_position_embeddings, inspected.frameworks);
+  PE_FUZZ_CHECK(cmp.results.size() == 3, "three frameworks");
   pe::validate(c);  // parse_hf_config promises a validated config: a throw here is a crash
   const long long l_orig = c.original_max_position_embeddings();
   for (long long length : {1LL, l_orig}) pe_fuzz::check_frequencies(pe::scaled_frequencies(c, length), c);
   pe_fuzz::exercise_rope(c, std::min(l_orig + 1, pe::kMaxLength), static_cast<std::uint64_t>(size));
+  // Multimodal (issue 12): an accepted config's layout, vision tower and a small grid work.
+  if (c.multimodal.multi_axis) {
+    const pe::MultiAxisLayout l = pe::multi_axis_layout(c, 1);
+    PE_FUZZ_CHECK(l.rotary_dim() == c.rotary_dim(), std::to_string(l.rotary_dim()));
+    const auto coefficients = pe::multi_axis_coefficients(pe::VectorChoice::Identical, l, size, 1);
+    const pe::TableD g = pe::grid_scores(coefficients, l, 4, 4, 1, 2);
+    PE_FUZZ_CHECK(g.allFinite(), "grid scores");
+  }
+  if (c.multimodal.vision_tower) {
+    const pe::RopeConfig v = pe::vision_tower_config(c);
+    PE_FUZZ_CHECK(pe::multi_axis_layout(v, 1).pairs() == v.head_dim / 2, v.name);
+  }
   return 0;
 }

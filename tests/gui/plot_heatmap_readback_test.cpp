@@ -3,10 +3,8 @@
 //  - a pixel narrower than a position shows cos/sin(p·θ) at the nearest integer p;
 //  - a pixel spanning positions [a, b] shows the exact mean
 //      mean cos = (sin θb − sin θa) / (θ(b − a)),  mean sin = (cos θa − cos θb) / (θ(b − a)).
-// Runs under Xvfb (xvfb-run -a -s "-screen 0 1920x1200x24") with a hidden GLFW window.
+// Needs no display: the platform layer renders through EGL where it can.
 #include <epoxy/gl.h>
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -19,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/window.hpp"
 #include "plot/plot.hpp"
 #include "render/framebuffer.hpp"
 #include "render/gl_errors.hpp"
@@ -35,36 +34,28 @@ std::vector<float> rope_frequencies(int dim, double base) {
   return f;
 }
 
-// The GL context and ImGui context shared by all tests.
+// The GL context and ImGui context shared by all tests: the platform's offscreen window
+// (EGL without a display, else a hidden GLFW window), drawn into our own framebuffers.
 class GlEnvironment : public ::testing::Environment {
  public:
   void SetUp() override {
-    if (!glfwInit()) GTEST_SKIP() << "no display: run under xvfb-run";
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-    window_ = glfwCreateWindow(64, 64, "plot_heatmap_readback_test", nullptr, nullptr);
-    ASSERT_NE(window_, nullptr) << "cannot create a GL 3.3 core window";
-    glfwMakeContextCurrent(window_);
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;
+    try {
+      window_ = std::make_unique<app::Window>(
+          app::WindowOptions{.width = 64, .height = 64, .visible = false, .title = "plot_heatmap_readback_test"});
+    } catch (const std::exception& e) {
+      GTEST_FAIL() << "no GL context: " << e.what();
+    }
     ImGui::StyleColorsLight();
-    ASSERT_TRUE(ImGui_ImplOpenGL3_Init("#version 330 core"));
     ready = true;
   }
   void TearDown() override {
-    if (!ready) return;
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui::DestroyContext();
-    glfwDestroyWindow(window_);
-    glfwTerminate();
+    ready = false;
+    window_.reset();
   }
   static inline bool ready = false;
 
  private:
-  GLFWwindow* window_ = nullptr;
+  std::unique_ptr<app::Window> window_;
 };
 
 struct Rgba {

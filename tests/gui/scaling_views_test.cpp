@@ -13,7 +13,7 @@
 
 #include "export/view_export.hpp"
 #include "pe/config.hpp"
-#include "platform/app_session.hpp"
+#include "ui/app_session.hpp"
 #include "render/gl_errors.hpp"
 #include "state/session_file.hpp"
 #include "ui/file_actions.hpp"

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "export/slide_deck.hpp"
-#include "platform/app_session.hpp"
+#include "ui/app_session.hpp"
 #include "views/view.hpp"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "cli/soak_driver.hpp"
-#include "platform/app_session.hpp"
+#include "ui/app_session.hpp"
 #include "state/app_state.hpp"
 
 namespace {

@@ -5,7 +5,6 @@
 // Run under xvfb-run -a -s "-screen 0 1920x1200x24".
 #include <sstream>
 
-#include "export/teaching_data.hpp"
 #include "export/view_data.hpp"
 #include "export/view_export.hpp"
 #include "test_support.hpp"

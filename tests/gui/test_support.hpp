@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/app_session.hpp"
+#include "ui/app_session.hpp"
 #include "plot/plot.hpp"
 #include "render/gl_errors.hpp"
 #include "state/app_state.hpp"
@@ -377,7 +377,7 @@ inline Image window_frames(int frames = 3) {
 class SessionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(SharedSession::session) << "no hidden GL window (run under xvfb-run -a -s \"-screen 0 1920x1200x24\"): "
+    ASSERT_TRUE(SharedSession::session) << "no offscreen GL context (EGL, or a hidden window under xvfb-run): "
                                         << SharedSession::error;
     session().state() = known_state();
     render::drain_gl_errors();

@@ -12,7 +12,6 @@
 #include <set>
 #include <utility>
 
-#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include "test_support.hpp"
@@ -121,7 +120,7 @@ TEST_F(TextClippingTest, EveryViewInBothThemesAtScale1And2HasNoCutTextOrGlErrors
   struct Setup { float scale; int width, height; };
   for (const Setup setup : {Setup{1.0f, kWindowWidth, kWindowHeight}, Setup{1.0f, 1920, 1080}, Setup{2.0f, 1920, 1080}}) {
     const float scale = setup.scale;
-    glfwSetWindowSize(session().window().handle(), setup.width, setup.height);
+    session().window().set_size(setup.width, setup.height);
     for (const bool dark : {true, false}) {
       for (const auto& v : app::all_views()) {
         SCOPED_TRACE(std::string(v.name) + (dark ? " dark " : " light ") + std::to_string(int(scale)) + "× " +
@@ -139,7 +138,7 @@ TEST_F(TextClippingTest, EveryViewInBothThemesAtScale1And2HasNoCutTextOrGlErrors
       }
     }
   }
-  glfwSetWindowSize(session().window().handle(), kWindowWidth, kWindowHeight);
+  session().window().set_size(kWindowWidth, kWindowHeight);
   for (int f = 0; f < 2; ++f) session().frame(0.0);
 }
 

@@ -147,8 +147,10 @@ TEST(Config, MissingKeys) {
   EXPECT_EQ(error_key(R"({"head_dim": 64})"), "max_position_embeddings");
   EXPECT_EQ(error_key(llama_with("\"factor\": 8.0,", "")), "rope_scaling.factor");
   EXPECT_EQ(error_key(llama_with("\"low_freq_factor\": 1.0,", "")), "rope_scaling.low_freq_factor");
-  EXPECT_EQ(error_key(llama_with("\"original_max_position_embeddings\": 8192,", "")),
-            "rope_scaling.original_max_position_embeddings");
+  // transformers v5 fills a llama3 block's missing original_max_position_embeddings with
+  // max_position_embeddings (standardize_rope_params) and only warns: accepted, and the
+  // warning is a diagnostic (config_diagnostics_test).
+  EXPECT_EQ(error_key(llama_with("\"original_max_position_embeddings\": 8192,", "")), "(accepted)");
   EXPECT_EQ(error_key(llama_with(",\n    \"rope_type\": \"llama3\"", "")), "rope_scaling.rope_type");
   EXPECT_EQ(error_key(R"({"head_dim": 96, "max_position_embeddings": 16, "rope_scaling": {"type": "longrope", "long_factor": []}})"),
             "rope_scaling.short_factor");
@@ -176,7 +178,10 @@ TEST(Config, BadValuesNameTheKey) {
   EXPECT_EQ(error_key(R"({"head_dim": 64, "max_position_embeddings": 16, "rotary_dim": 128})"), "rotary_dim");
   EXPECT_EQ(error_key(llama_with("\"factor\": 8.0", "\"factor\": 0.5")), "rope_scaling.factor");
   EXPECT_EQ(error_key(llama_with("\"factor\": 8.0", "\"factor\": 1e999")), "rope_scaling.factor");
-  EXPECT_EQ(error_key(llama_with("\"high_freq_factor\": 4.0", "\"high_freq_factor\": 0.5")), "rope_scaling.high_freq_factor");
+  // high_freq_factor <= low_freq_factor: transformers warns and computes (Llama 4 Scout ships
+  // low == high), so it is accepted; a factor <= 0 is not.
+  EXPECT_EQ(error_key(llama_with("\"high_freq_factor\": 4.0", "\"high_freq_factor\": 0.5")), "(accepted)");
+  EXPECT_EQ(error_key(llama_with("\"high_freq_factor\": 4.0", "\"high_freq_factor\": -1")), "rope_scaling.high_freq_factor");
   // Validation errors keep the name of the block the file used.
   EXPECT_EQ(error_key(R"({"head_dim": 64, "max_position_embeddings": 16,
       "rope_parameters": {"rope_type": "linear", "factor": 0.25}})"),

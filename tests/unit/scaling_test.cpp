@@ -341,7 +341,9 @@ TEST(Scaling, ValidationNamesTheKey) {
   y.scaling.attention_factor = 0.0;
   EXPECT_EQ(run(y), "rope_scaling.attention_factor");
   RopeConfig l = llama31();
-  l.scaling.high_freq_factor = 1.0;
+  l.scaling.high_freq_factor = 1.0;  // = low_freq_factor: transformers warns and computes (Llama 4 Scout)
+  EXPECT_EQ(run(l), "(accepted)");
+  l.scaling.high_freq_factor = 0.0;
   EXPECT_EQ(run(l), "rope_scaling.high_freq_factor");
   l = llama31();
   l.scaling.low_freq_factor = 0.0;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+#include "pe/diagnostics.hpp"
 #include "pe/scaling.hpp"
 
 namespace pe {
@@ -19,11 +20,21 @@ class ConfigError : public std::runtime_error {
   std::string key_;
 };
 
-// Parses config.json text: rope_theta, head_dim (or hidden_size / num_attention_heads),
-// partial_rotary_factor, max_position_embeddings, rope_scaling or rope_parameters
-// (with "type" or "rope_type"). Presets add "pe_viz_name", "pe_viz_source".
+// Parses config.json text as Hugging Face transformers reads it: rope_theta, head_dim (or
+// hidden_size // num_attention_heads), partial_rotary_factor, max_position_embeddings,
+// rope_scaling or rope_parameters (one dict, or one per layer type: the full-attention one
+// is the main config), with "type" or "rope_type"; multimodal wrappers' text_config /
+// llm_config / language_config; keys a sparse export leaves out take the model_type's
+// config-class defaults (pe/model_defaults.hpp). Presets add "pe_viz_name", "pe_viz_title",
+// "pe_viz_source" (and "pe_viz_convention" where no model_type says it).
 RopeConfig parse_hf_config(const std::string& json_text, const std::string& name = "config.json");
 RopeConfig load_hf_config(const std::filesystem::path& path);  // throws ConfigError (unreadable file too)
+
+// Same, with what the reader noticed: every positional key and how it was used, defaults,
+// unknown / misspelt / ignored keys, contradictions (see pe/config_diagnostics.hpp for the
+// inspector's fuller result). Throws ConfigError where parse_hf_config does.
+LoadedConfig parse_hf_config_diagnosed(const std::string& json_text, const std::string& name = "config.json");
+LoadedConfig load_hf_config_diagnosed(const std::filesystem::path& path);
 
 struct PresetInfo {
   std::string key;    // kebab-case, e.g. "llama-3.1-8b"
@@ -34,6 +45,8 @@ struct PresetInfo {
 // Presets are JSON files in assets/presets, embedded into the binary.
 std::vector<PresetInfo> list_presets();
 RopeConfig load_preset(const std::string& key);  // throws InvalidArgument listing valid keys
+// The preset's config.json text as bundled (for the inspector); throws like load_preset.
+std::string preset_text(const std::string& key);
 inline constexpr const char* kTeachingPreset = "teaching";
 
 }  // namespace pe

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "pe/multimodal_config.hpp"
 #include "pe/rope.hpp"
 
 namespace pe {
@@ -51,6 +52,9 @@ struct RopeConfig {
   long long max_position_embeddings = 2048;
   PairConvention convention = PairConvention::HalfSplit;  // HF models use rotate_half
   RopeScaling scaling;
+  // Multimodal rotary (issue 12): multi-axis layout (M-RoPE, vision 2D, axial), the VLM's
+  // vision tower, prompt position-id settings. Empty for text-only models.
+  MultimodalRope multimodal;
 
   long long rotary_dim() const;  // even, floor(head_dim·partial_rotary_factor) rounded down to even
   long long original_max_position_embeddings() const;  // scaling's, else max_position_embeddings

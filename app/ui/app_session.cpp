@@ -1,0 +1,24 @@
+#include "ui/app_session.hpp"
+
+#include <imgui.h>
+
+#include "plot/plot.hpp"
+
+namespace app {
+
+AppSession::AppSession(AppState state, const WindowOptions& window_options)
+    : state_(std::move(state)), window_(std::make_unique<Window>(window_options)) {}
+
+FileActions AppSession::frame(double time_seconds, const FrameOptions& options) {
+  // Font atlas changes are only legal between frames; wait until the slider is released.
+  // This also picks up a new monitor's content scale and undoes an export's render scale.
+  if (!ImGui::IsAnyItemActive()) window_->set_ui_scale(state_.ui_scale);
+  window_->set_dark_theme(state_.dark_theme);
+  window_->begin_frame();
+  plot::set_pixel_scale(window_->ui_scale());
+  FileActions actions = draw_main_frame(state_, derived_, ImGui::GetIO().DisplaySize, time_seconds, options);
+  window_->end_frame();
+  return actions;
+}
+
+}  // namespace app
