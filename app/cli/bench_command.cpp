@@ -1,4 +1,5 @@
 #include "cli/bench_command.hpp"
+#include "cli/gui_command.hpp"
 
 #include <epoxy/gl.h>
 
@@ -101,6 +102,12 @@ int run_bench_command(int argc, char** argv) {
       ->check(CLI::Range(1LL, 100'000'000LL));
   cli.add_option("--soak-max-dim", soak_max_dim, "Soak: largest d the driver sets (default: the views' maximum)")
       ->check(CLI::Range(2LL, kMaxViewDim));
+  double idle = 0.0;
+  std::string idle_view = "rope-cos";
+  cli.add_option("--idle", idle, "Idle measurement instead: the real GUI window left alone this many seconds (needs a "
+                 "display); prints the CPU time the process used (target: under 2 % of a core)")
+      ->check(CLI::Range(0.5, 3600.0));
+  cli.add_option("--idle-view", idle_view, "View shown during --idle (default rope-cos)");
   cli.add_option("--max-growth", max_growth, "Soak: exit 4 when VmRSS grew by more than this many % since the first checkpoint");
   try {
     cli.parse(argc, argv);
@@ -108,6 +115,23 @@ int run_bench_command(int argc, char** argv) {
     return cli.exit(e);
   }
   fix_malloc_mmap_threshold();
+  if (idle > 0.0) {
+    if (!find_view(idle_view)) {
+      std::fprintf(stderr, "pe-viz bench: --idle-view: unknown view '%s' (see pe-viz --list-views)\n", idle_view.c_str());
+      return 2;
+    }
+    AppState state;
+    state.view = idle_view;
+    GuiOptions gui;
+    gui.width = width;
+    gui.height = height;
+    gui.size_given = true;
+    gui.autosave = false;
+    gui.remember_window = false;
+    gui.quit_after_seconds = idle;
+    gui.report_cpu = true;
+    return run_gui(state, gui);
+  }
   if (soak > 0) {
     try {
       return run_soak_mode(soak, report_every, max_growth, soak_max_dim, width, height);

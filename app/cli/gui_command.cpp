@@ -6,10 +6,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "platform/frame_pacing.hpp"
 #include "ui/app_session.hpp"
 #include "export/slide_deck.hpp"
 #include "export/view_export.hpp"
@@ -61,18 +63,31 @@ void restore_window_size(int& width, int& height) {
   std::fclose(f);
 }
 
+// After any wake-up (input, a timer, a worker) a few frames are drawn before sleeping
+// again: ImGui settles layouts (auto-sized windows, tab switches) over a couple of frames.
+constexpr int kSettleFrames = 3;
+// With nothing requested the GUI still draws once in a while, a safety net that costs
+// nothing measurable (3 frames per 10 s).
+constexpr double kIdleWakeSeconds = 10.0;
+
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
 }  // namespace
 
 int run_gui(AppState state, const GuiOptions& options) {
   const bool screenshot = options.screenshot.has_value();
   int width = options.width, height = options.height;
-  if (!screenshot && !options.size_given && !window_size_file().empty()) restore_window_size(width, height);
+  if (!screenshot && options.remember_window && !options.size_given && !window_size_file().empty()) restore_window_size(width, height);
   try {
     AppSession session(std::move(state), {.width = width,
                                           .height = height,
                                           .visible = !screenshot,
                                           .title = "pe-viz — positional encodings",
-                                          .ini_path = screenshot ? std::string() : layout_file()});
+                                          .ini_path = screenshot || !options.remember_window ? std::string() : layout_file()});
     if (screenshot) {
       for (int f = 0; f < std::max(options.frames, 1); ++f) {
         session.frame(f / 60.0);
@@ -92,7 +107,23 @@ int run_gui(AppState state, const GuiOptions& options) {
     // A deck export runs one view per frame so the window stays responsive and shows progress.
     SlideDeckJob deck;
     glfwSetDropCallback(session.window().handle(), on_drop);
+    int settle = kSettleFrames;
+    long long frames = 0;
+    const double start_time = glfwGetTime(), start_cpu = process_cpu_seconds();
     while (!session.window().should_close()) {
+      if (options.quit_after_seconds > 0.0 && glfwGetTime() - start_time >= options.quit_after_seconds) break;
+      // An idle GUI sleeps until input, a requested frame or a worker's wake-up.
+      if (deck.active()) request_frame();
+      double wait = frame_pacing::take_wait(kIdleWakeSeconds);
+      if (options.quit_after_seconds > 0.0)
+        wait = std::min(wait, std::max(0.0, start_time + options.quit_after_seconds - glfwGetTime()));
+      if (settle > 0) {
+        --settle;
+      } else if (wait > 0.0) {
+        session.window().wait_for_events(wait);
+        settle = kSettleFrames;
+      }
+      ++frames;
       if (session.state().animate_length) animate_length(session.state(), glfwGetTime());
       FrameOptions frame_options;
       frame_options.status = &status;
@@ -100,6 +131,7 @@ int run_gui(AppState state, const GuiOptions& options) {
       const FileActions actions = session.frame(glfwGetTime(), frame_options);
       session.window().swap();
       if (actions.toggle_fullscreen) session.window().toggle_fullscreen();
+      if (actions.quit) session.window().request_close();
       load_dropped_files(session.state(), g_dropped, status, glfwGetTime());
       g_dropped.clear();
       if (!actions.export_all.empty() && !deck.active()) deck.start(actions.export_all);
@@ -118,6 +150,12 @@ int run_gui(AppState state, const GuiOptions& options) {
         }
       }
     }
+    if (options.report_cpu) {
+      const double seconds = glfwGetTime() - start_time, cpu = process_cpu_seconds() - start_cpu;
+      std::printf("idle: seconds=%.2f frames=%lld cpu_seconds=%.3f cpu_percent=%.2f (of one core) view=%s\n", seconds, frames,
+                  cpu, seconds > 0 ? 100.0 * cpu / seconds : 0.0, session.state().view.c_str());
+    }
+    if (!options.remember_window) return 0;
     if (!window_size_file().empty()) {
       int w = 0, h = 0;
       session.window().remembered_size(w, h);

@@ -12,6 +12,11 @@ struct GuiOptions {
   int width = 1600, height = 1000;
   bool size_given = false;  // --width/--height given: do not restore the remembered size
   bool autosave = true;  // save the session to ~/.config/pe-viz/last-session.json on exit
+  // bench --idle: run the real loop this long without input, print the CPU time used, and
+  // leave the user's window size, layout and session alone.
+  double quit_after_seconds = 0.0;
+  bool report_cpu = false;
+  bool remember_window = true;
 };
 
 // Runs the interactive GUI (or a screenshot run). Returns the process exit code.

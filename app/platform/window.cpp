@@ -11,6 +11,7 @@
 #include <cfloat>
 #include <cstring>
 
+#include "platform/frame_pacing.hpp"
 #include "platform/gl_context.hpp"
 #include "platform/headless_input.hpp"
 #include "platform/imgui_theme.hpp"
@@ -37,6 +38,9 @@ Window::Window(const WindowOptions& options) : ini_path_(options.ini_path) {
   if (GLFWwindow* w = handle(); w && options.visible) {
     glfwSetWindowUserPointer(w, this);
     glfwSetWindowContentScaleCallback(w, on_content_scale);
+    // Before ImGui's backend installs its callbacks, so that it chains to this one.
+    glfwSetKeyCallback(w, on_key);
+    frame_pacing::set_wake_enabled(true);
   }
 
   IMGUI_CHECKVERSION();
@@ -51,6 +55,7 @@ Window::Window(const WindowOptions& options) : ini_path_(options.ini_path) {
 }
 
 Window::~Window() {
+  if (!offscreen()) frame_pacing::set_wake_enabled(false);
   ImGui_ImplOpenGL3_Shutdown();
   if (!offscreen()) ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
@@ -64,12 +69,26 @@ const std::string& Window::context_description() const { return context_->descri
 
 bool Window::should_close() const { return !offscreen() && glfwWindowShouldClose(handle()) != 0; }
 
+void Window::request_close() {
+  if (!offscreen()) glfwSetWindowShouldClose(handle(), GLFW_TRUE);
+}
+
 void Window::on_content_scale(GLFWwindow* window, float x, float /*y*/) {
   // Moved to a monitor of another scale: fonts are rebuilt before the next frame
   // (AppSession calls set_ui_scale every frame). X and Y scales agree on every platform
   // GLFW supports; ImGui has one font scale anyway.
   auto* self = static_cast<Window*>(glfwGetWindowUserPointer(window));
   if (self && !self->content_scale_fixed_ && x > 0.0f) self->content_scale_ = x;
+}
+
+void Window::on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
+  auto* self = static_cast<Window*>(glfwGetWindowUserPointer(window));
+  if (self) self->key_latch_.on_key(key, action, mods);
+}
+
+void Window::wait_for_events(double seconds) {
+  if (offscreen() || !(seconds > 0.0)) return;
+  glfwWaitEventsTimeout(seconds);
 }
 
 void Window::begin_frame() {
@@ -79,6 +98,7 @@ void Window::begin_frame() {
   } else {
     glfwPollEvents();
     ImGui_ImplGlfw_NewFrame();
+    key_latch_.apply(ImGui::GetIO());
   }
   if (input_hook_) input_hook_(ImGui::GetIO());
   ImGui::NewFrame();

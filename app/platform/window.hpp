@@ -13,6 +13,7 @@
 
 #include "platform/display_scale.hpp"
 #include "platform/gl_backend.hpp"
+#include "platform/key_latch.hpp"
 #include "render/framebuffer.hpp"
 
 struct ImGuiIO;
@@ -51,7 +52,11 @@ class Window {
   GlBackend backend() const;                    // Egl or Glfw: what was made
   const std::string& context_description() const;  // e.g. "EGL 1.5 surfaceless (Mesa Project)"
   bool should_close() const;  // offscreen: never
+  void request_close();       // visible: as the window's close button
   void begin_frame();         // poll events (visible), start an ImGui frame of the window's size
+  // Visible: sleeps until an event arrives, `seconds` pass or wake_gui() is called
+  // (platform/frame_pacing.hpp); returns at once for 0 or offscreen.
+  void wait_for_events(double seconds);
   // Called in begin_frame after the backend read the devices (or the headless input was
   // synthesised) and before ImGui's frame starts: scripted input (GUI tests, drivers)
   // sets mouse and keys here.
@@ -95,6 +100,7 @@ class Window {
   void apply_font_scale(const FontScale& scale);
   float framebuffer_scale() const;
   static void on_content_scale(GLFWwindow* window, float x, float y);
+  static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
 
   std::unique_ptr<GlContext> context_;
   std::optional<render::Framebuffer> target_;  // offscreen sessions render here
@@ -105,6 +111,7 @@ class Window {
   bool dark_ = true;
   std::string ini_path_;
   std::function<void(ImGuiIO&)> input_hook_;
+  KeyLatch key_latch_;  // quick taps survive until the next frame (ImGui 1.86 has no queue)
   int windowed_[4] = {0, 0, 0, 0};  // x, y, width, height before fullscreen
 };
 

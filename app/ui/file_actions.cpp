@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "export/view_data.hpp"
+#include "platform/frame_pacing.hpp"
 #include "export/slide_deck.hpp"
 #include "export/view_export.hpp"
 #include "state/session_file.hpp"
@@ -58,6 +59,7 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
   if (ctrl_pressed(GLFW_KEY_E)) g_dialog.open_export = true;
   if (ctrl_pressed(GLFW_KEY_S)) g_dialog.open_save = true;
   if (ctrl_pressed(GLFW_KEY_O)) g_dialog.open_load = true;
+  if (ctrl_pressed(GLFW_KEY_Q)) actions.quit = true;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Export PNG…", "Ctrl+E")) g_dialog.open_export = true;
     if (ImGui::MenuItem("Save CSV…")) g_dialog.open_csv = true;
@@ -72,6 +74,8 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
     ImGui::Separator();
     if (ImGui::MenuItem("Save session…", "Ctrl+S")) g_dialog.open_save = true;
     if (ImGui::MenuItem("Open session…", "Ctrl+O")) g_dialog.open_load = true;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.quit = true;
     ImGui::EndMenu();
   }
 
@@ -170,13 +174,17 @@ void load_dropped_files(AppState& state, const std::vector<std::string>& paths, 
   }
 }
 
+constexpr double kStatusSeconds = 8.0;  // how long a message stays
+
 void draw_status_line(const StatusLine& status, double now) {
   if (status.progress >= 0.0f) {
     ImGui::ProgressBar(status.progress, ImVec2(ImGui::GetFontSize() * 12.0f, 0.0f));
     ImGui::SameLine();
-  } else if (status.text.empty() || (!status.error && now - status.shown_at > 8.0)) {
+  } else if (status.text.empty() || (!status.error && now - status.shown_at > kStatusSeconds)) {
     return;
   }
+  // The message disappears by itself: the sleeping GUI must draw the frame without it.
+  if (status.progress < 0.0f && !status.error) request_frame_within(kStatusSeconds - (now - status.shown_at) + 0.01);
   ImGui::PushStyleColor(ImGuiCol_Text, status.error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.5f, 0.85f, 0.5f, 1.0f));
   ImGui::TextUnformatted(status.text.c_str());
   ImGui::PopStyleColor();

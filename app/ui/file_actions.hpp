@@ -23,6 +23,7 @@ struct FileActions {
   std::optional<ExportRequest> export_png;
   std::vector<ExportRequest> export_all;  // every view into a folder (+ index.html)
   bool toggle_fullscreen = false;         // F11: the window owns the monitor switch
+  bool quit = false;                      // File → Quit, Ctrl+Q: as closing the window (autosave)
 };
 
 // Draws the menu bar items and any open dialog; call inside a window with a menu bar.

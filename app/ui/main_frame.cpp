@@ -9,6 +9,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui_internal.h>
 
+#include "platform/frame_pacing.hpp"
 #include "plot/plot.hpp"
 #include "ui/formula_strip.hpp"
 #include "ui/gui_stack_guard.hpp"
@@ -255,6 +256,10 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   if (options.status) draw_help_overlay(state);
   // A held slider, a playing clock or a sweeping length is one change still in progress.
   if (options.undo) options.undo->observe(state, !ImGui::IsAnyItemActive() && !state.playing && !state.animate_length);
+  // What moves without input keeps the (otherwise sleeping) GUI drawing: a sweeping length,
+  // and a text cursor that blinks (ImGui's blink: 0.8 s on, 0.4 s off).
+  if (state.animate_length) request_frame();
+  if (ImGui::GetIO().WantTextInput) request_frame_within(0.4);
   return actions;
 }
 

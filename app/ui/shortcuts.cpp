@@ -37,6 +37,7 @@ constexpr std::array kShortcuts = {
     Shortcut{"Ctrl+E", "export the view as PNG"},
     Shortcut{"Ctrl+S / Ctrl+O", "save / open a session"},
     Shortcut{"Ctrl+Z / Ctrl+Shift+Z, Ctrl+Y", "undo / redo a parameter change (a slider drag or a preset is one step)"},
+    Shortcut{"Ctrl+Q", "quit (the session is kept for the next start)"},
 };
 
 bool pressed(int key) { return ImGui::IsKeyPressed(key, true); }

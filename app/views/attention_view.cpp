@@ -11,6 +11,7 @@
 
 #include "pe/analysis.hpp"
 #include "pe/errors.hpp"
+#include "platform/frame_pacing.hpp"
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
@@ -126,7 +127,12 @@ void draw_attention_view(ViewContext& ctx) {
     apply(compute_patterns(attention_params(s, ctx.derived), stale), stale);
   } else if (any && !slot.job.valid()) {
     slot.job_keys = stale;
-    slot.job = std::async(std::launch::async, compute_patterns, attention_params(s, ctx.derived), stale);
+    // The finished worker wakes the GUI, which may be asleep waiting for input.
+    slot.job = std::async(std::launch::async, [params = attention_params(s, ctx.derived), stale] {
+      auto patterns = compute_patterns(params, stale);
+      wake_gui();
+      return patterns;
+    });
   }
   // 3 × 2 grid: five patterns and a colour bar with each method's mean attention distance.
   const float spacing = ImGui::GetStyle().ItemSpacing.x;

@@ -8,6 +8,7 @@
 
 #include "pe/config.hpp"
 #include "pe/rope.hpp"
+#include "platform/frame_pacing.hpp"
 #include "views/view.hpp"
 #include <sstream>
 #include "views/rope_table_common.hpp"
@@ -81,6 +82,7 @@ void draw_clock_hands_view(ViewContext& ctx) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Seed 001's worked example: d = 4, p = 1, θ = 10000, q = [0.8, 0.3, −0.5, 0.2].");
   }
+  if (s.playing) request_frame();  // the hands move on their own: keep the GUI drawing
   if (s.playing && last_time >= 0.0) {
     fractional += (ctx.time_seconds - last_time) * s.play_speed;
     const long long step = static_cast<long long>(fractional);
