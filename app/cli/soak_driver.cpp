@@ -170,6 +170,33 @@ void drive_controls(AppState& s, long long f, long long max_dim) {
   }
   s.theta_low = log_sweep(2.0, 1e4, triangle(u));
   s.theta_high = log_sweep(1e4, 1e7, triangle(u));
+  s.mistake = (k / 47) % 2 ? "seed-001" : "seed-004";
+  // Multimodal views: every scheme, explicit and config sections, prompts from one token
+  // to ~25k, both merge sizes, both get_rope_index rules, grids up to the scored maximum.
+  static const char* const kSchemes[] = {"auto", "mrope", "mrope-interleaved", "vision-2d", "axial"};
+  static const char* const kPrompts[] = {"text:1", "text:4,image:1x8x12,text:3,video:4x8x8,text:2",
+                                         "image:1x64x64,text:8,image:1x2x2", "text:16,video:8x64x64,text:4",
+                                         "video:2x2x2,video:4x4x4,text:1"};
+  static const char* const kQk[] = {"identical", "random", "mean-identical", "mean-random"};
+  s.scheme = kSchemes[std::size_t(k / 3) % std::size(kSchemes)];
+  const long long pairs = s.rope.rotary_dim() / 2;
+  if ((k / 17) % 2 == 1 && pairs >= 3) {
+    const long long t = pairs / 4, h = (pairs - t) / 2;
+    s.sections = {t, h, pairs - t - h};
+  } else {
+    s.sections.clear();
+  }
+  s.prompt = kPrompts[std::size_t(k / 5) % std::size(kPrompts)];
+  s.merge_size = (k / 7) % 2 ? 1 : 2;
+  s.sample_fps = log_sweep(0.25, 30.0, triangle(u));
+  s.rope_index = (k / 19) % 2 ? "transformers-5" : "transformers-4";
+  s.prompt_token = std::llround(triangle(9 * u) * double(prompt_tokens(s.prompt, s.merge_size) - 1));
+  const long long side = log_sweep_int(1, 512, triangle(2 * u + 0.1));
+  s.grid_rows = side;
+  s.grid_cols = std::max<long long>(1, side / (1 + (k / 11) % 3));
+  s.patch_row = std::llround(triangle(5 * u) * double(s.grid_rows - 1));
+  s.patch_col = std::llround(triangle(7 * u) * double(s.grid_cols - 1));
+  s.qk = kQk[std::size_t(k / 13) % std::size(kQk)];
   // Display.
   s.colormap = ColormapChoice((k / 19) % 3);
   s.pixel_mean = (k / 31) % 2 == 0;
