@@ -251,7 +251,9 @@ int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err
   cli.add_option("--tower", tower, "VLMs: language (default) or vision (the vision encoder's 2D RoPE)");
   cli.add_option("--prompt", prompt_text,
                  "VLMs: position ids for a prompt, e.g. \"text:5,image:1x8x12,video:4x8x8\" (grids before merging)");
-  cli.add_option("--sample-fps", sample_fps, "Sampled video frames per second for Qwen2.5-VL's time alignment (default 2)");
+  cli.add_option("--sample-fps,--fps", sample_fps,
+                 "Sampled video frames per second for Qwen2.5-VL's time alignment (default 2; --fps is the same option "
+                 "in dump, which writes no video)");
   cli.add_option("--rope-index", rope_index_version,
                  "get_rope_index rule: transformers-4 (default, as the models shipped) or transformers-5");
 

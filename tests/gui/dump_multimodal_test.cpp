@@ -135,6 +135,8 @@ TEST_F(DumpMultimodalTest, PositionIdsByHand) {
   EXPECT_EQ(ints(d.at("w"))[10], 10);
   const json slow = run_json("--preset qwen2.5-vl-7b " + prompt + " --sample-fps 1").at("position_ids");
   EXPECT_EQ(ints(slow.at("t"))[48], 18);  // 2 s per temporal patch
+  // Issue 12 spells the option --fps: in dump (which writes no video) it is the same one.
+  EXPECT_EQ(run_json("--preset qwen2.5-vl-7b " + prompt + " --fps 1").at("position_ids"), slow);
   // Qwen2-VL has no time scaling.
   EXPECT_EQ(ints(run_json("--preset qwen2-vl-7b " + prompt).at("position_ids").at("t"))[48], 15);
   // Text after a 3-frame 2×2 video: max + 1 = 3 (transformers 4), start + 4 / 2 = 2 (transformers 5).
