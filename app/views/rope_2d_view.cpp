@@ -30,6 +30,7 @@ struct Scores {
   pe::RelativeScoreCoefficients coefficients;
   pe::MultiAxisLayout layout;
   pe::TableD grid, flat;                   // scores / rotary dim
+  pe::TableD scratch;                      // one product of the curve (reused storage)
   std::vector<float> grid_f, flat_f;       // what the heatmaps upload
   double lo = 0, hi = 0, flat_lo = 0, flat_hi = 0;  // each grid's range
   unsigned long long version = 0;
@@ -73,14 +74,18 @@ void compute(Scores& c, const AppState& s, const Derived& d) {
       even.b.setZero();
       odd.a.setZero();
       odd.passthrough = 0.0;
-      const Eigen::ArrayXd deltas = Eigen::ArrayXd::LinSpaced(n, 0.0, double(n - 1));
-      // q = k (identical and its mean) has no sine part: one curve, half the work.
-      if (c.coefficients.b.isZero(0.0)) {
-        c.curve = Eigen::ArrayXXd::Zero(n, 2);
-        c.curve.col(0) = pe::relative_score_curve(even, c.layout.inv_freq_of_pair, deltas);
-      } else {
-        c.curve = pe::relative_score_curves({even, odd}, c.layout.inv_freq_of_pair, deltas);
-      }
+      // s(Δ) for Δ = 0 … n−1: with Δ = r·cols + col it is the flattened grid of a query at
+      // (0, 0), which core computes as one matrix product (flattened_grid_scores_into)
+      // instead of n × pairs cosines (a 512 × 512 grid at d 256: ~200 ms per θ step).
+      // q = k (identical and its mean) has no sine part: one product, half the work.
+      c.curve = Eigen::ArrayXXd::Zero(n, 2);
+      const auto fill = [&](const pe::RelativeScoreCoefficients& part, Eigen::Index column) {
+        pe::flattened_grid_scores_into(c.scratch, part, c.layout, in.rows, in.cols, 0, 0);
+        for (long long r = 0; r < in.rows; ++r)
+          for (long long col = 0; col < in.cols; ++col) c.curve(r * in.cols + col, column) = c.scratch(r, col);
+      };
+      fill(even, 0);
+      if (!c.coefficients.b.isZero(0.0)) fill(odd, 1);
       c.curve_key = curve_key;
     }
     c.flat.resize(in.rows, in.cols);
