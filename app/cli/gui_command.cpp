@@ -12,6 +12,7 @@
 
 #include "ui/app_session.hpp"
 #include "export/slide_deck.hpp"
+#include "ui/record_dialog.hpp"
 #include "export/view_export.hpp"
 #include "render/gl_errors.hpp"
 #include "render/png_writer.hpp"
@@ -91,12 +92,15 @@ int run_gui(AppState state, const GuiOptions& options) {
     UndoHistory undo;
     // A deck export runs one view per frame so the window stays responsive and shows progress.
     SlideDeckJob deck;
+    // File → Record animation… renders its frames here, between window frames.
+    RecordDialog record;
     glfwSetDropCallback(session.window().handle(), on_drop);
     while (!session.window().should_close()) {
       if (session.state().animate_length) animate_length(session.state(), glfwGetTime());
       FrameOptions frame_options;
       frame_options.status = &status;
       frame_options.undo = &undo;
+      frame_options.record = &record;
       const FileActions actions = session.frame(glfwGetTime(), frame_options);
       session.window().swap();
       if (actions.toggle_fullscreen) session.window().toggle_fullscreen();
@@ -107,6 +111,7 @@ int run_gui(AppState state, const GuiOptions& options) {
         const SlideDeckJob::Step step = deck.step(session);
         status = {step.message, step.error, glfwGetTime(), step.finished ? -1.0f : float(step.done) / float(step.total)};
       }
+      record.step(session, status, glfwGetTime());
       if (actions.export_png) {
         try {
           const double ms = export_view_png(session, *actions.export_png);
