@@ -44,23 +44,24 @@ class RecordDialogTest : public SessionTest {
     session().frame(0.0, options);
   }
 
-  // Finds a button of the dialog by moving the mouse over it until ImGui reports it hovered.
+  // Finds a button of the dialog by moving the mouse down the window's left content edge
+  // (both buttons start their line) until ImGui reports it hovered, then clicks it.
   bool click(const char* window_name, const char* button) {
+    frame();  // a window that just appeared is placed (centred) in its second frame
     ImGuiWindow* w = ImGui::FindWindowByName(window_name);
     if (!w || !w->Active) return false;
     const ImGuiID id = w->GetID(button);
-    for (float y = w->Pos.y; y < w->Pos.y + w->Size.y; y += 4.0f)
-      for (float x = w->Pos.x + 4.0f; x < w->Pos.x + w->Size.x; x += 12.0f) {
-        mouse_ = {x, y};
+    for (float dy = 0; dy < w->Size.y; dy += 4.0f) {
+      mouse_ = {w->Pos.x + w->WindowPadding.x + 4.0f, w->Pos.y + dy};
+      frame();
+      if (GImGui->HoveredId == id) {
+        down_ = true;
         frame();
-        if (GImGui->HoveredId == id) {
-          down_ = true;
-          frame();
-          down_ = false;
-          frame();
-          return true;
-        }
+        down_ = false;
+        frame();
+        return true;
       }
+    }
     return false;
   }
 
