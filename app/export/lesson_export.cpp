@@ -60,7 +60,7 @@ constexpr const char* kScript =
     "document.body.classList.add('js');"
     "function show(k){i=Math.max(0,Math.min(s.length-1,k));"
     "for(var j=0;j<s.length;++j){s[j].classList.toggle('current',j===i);"
-    "var v=s[j].querySelector('video');if(v){if(j===i){v.currentTime=0;v.play();}else v.pause();}}"
+    "var v=s[j].querySelector('video');if(v){if(j===i){v.currentTime=0;var p=v.play();if(p&&p.catch)p.catch(function(){});}else v.pause();}}"
     "f.textContent=(i+1)+' / '+s.length;if(location.hash!=='#'+(i+1))history.replaceState(null,'','#'+(i+1));}"
     "document.addEventListener('keydown',function(e){"
     "if(e.key==='ArrowRight'||e.key==='PageDown'||e.key===' '){show(i+1);e.preventDefault();}"

@@ -84,10 +84,13 @@ TEST_F(LessonExport, WritesAPngPerSlideAVideoPerAnimationAndAnIndex) {
                                              "slide-02-clock-hands.png"}));
 }
 
-TEST_F(LessonExport, ABuiltInLessonByName) {
+// Every built-in lesson exports to a deck (by name; -o DIR as well as DIR).
+class BuiltinLessonExport : public LessonExport, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(BuiltinLessonExport, ExportsByName) {
   PE_REQUIRE_FFPROBE();
-  const fs::path out = home / "mm";
-  const CommandResult r = run("export --lesson multimodal-rope -o " + q(out) + " --size 320x180 --fps 4");
+  const fs::path out = home / GetParam();
+  const CommandResult r = run(std::string("export --lesson ") + GetParam() + " -o " + q(out) + " --size 320x180 --fps 3");
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const std::string html = read_file(out / "index.html");
   std::size_t pngs = 0, videos = 0;
@@ -111,7 +114,23 @@ TEST_F(LessonExport, ABuiltInLessonByName) {
   EXPECT_GE(pngs, 6u);
   EXPECT_GE(videos, 1u);
   EXPECT_NE(r.out.find("[" + std::to_string(pngs) + "/" + std::to_string(pngs) + "]"), std::string::npos) << r.out;
-  EXPECT_NE(html.find("<title>Multimodal RoPE</title>"), std::string::npos);
+  EXPECT_NE(html.find("<title>"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Lessons, BuiltinLessonExport,
+                         ::testing::Values("positional-encoding-101", "rope-scaling-in-practice", "multimodal-rope"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           std::string name = info.param;
+                           for (char& c : name)
+                             if (c == '-' || c == '.') c = '_';
+                           return name;
+                         });
+
+TEST_F(LessonExport, TheDeckTitleIsTheFirstHeading) {
+  const fs::path lesson = write("t.md", "view: alibi\n\n# ALiBi & friends\n"), out = home / "t";
+  const CommandResult r = run("export --lesson " + q(lesson) + " " + q(out) + " --size 320x180");
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(read_file(out / "index.html").find("<title>ALiBi &amp; friends</title>"), std::string::npos);
 }
 
 TEST_F(LessonExport, BadInputNamesFileLineAndKeyAndLeavesTheFolderAlone) {
