@@ -11,6 +11,7 @@
 
 #include "cli/state_options.hpp"
 #include "pe/errors.hpp"
+#include "export/lesson_export.hpp"
 #include "export/lesson_validation.hpp"
 #include "export/view_data.hpp"
 #include "export/slide_deck.hpp"
@@ -86,13 +87,26 @@ int write_video(AppSession& session, VideoRequest request) {
   return 0;
 }
 
+// --lesson FILE.md|NAME DIR: every slide as PNG (+ MP4 when animated) and an index.html.
+int write_lesson(AppSession& session, const pe::Lesson& lesson, const LessonExportOptions& options) {
+  std::printf("exporting %s (%zu slides) into %s at %dx%d\n", lesson.file.c_str(), lesson.slides.size(),
+              options.dir.c_str(), options.width, options.height);
+  std::fflush(stdout);
+  const LessonExportResult r = export_lesson(session, lesson, options, [](std::size_t k, std::size_t n, const std::string& line) {
+    std::printf("[%zu/%zu] %s\n", k, n, line.c_str());
+    std::fflush(stdout);
+  });
+  std::printf("wrote %s/index.html (%zu files, %.1f s)\n", options.dir.c_str(), r.files.size(), r.seconds);
+  return 0;
+}
+
 }  // namespace
 
 int run_export_command(int argc, char** argv) {
   CLI::App cli{"pe-viz export: write a view (or every view) as PNG, redrawn at the requested size", "pe-viz export"};
   StateOverrides overrides;
   std::string size = "1920x1080", background = "theme";
-  std::optional<std::string> output, all_dir, csv, session_path;
+  std::optional<std::string> output, all_dir, csv, session_path, lesson_source, lesson_dir;
   VideoOptions video;
   add_state_options(cli, overrides);
   add_video_options(cli, video);
@@ -101,6 +115,10 @@ int run_export_command(int argc, char** argv) {
   cli.add_option("--all", all_dir, "Write every view into this directory, with an index.html deck");
   cli.add_option("--background", background, "theme | white | transparent");
   cli.add_option("--csv", csv, "Also write the numbers behind the view as CSV to this path");
+  cli.add_option("--lesson", lesson_source,
+                 "Export a lesson (a Markdown file, or a built-in lesson's name) into DIR: a PNG per slide, an MP4 per "
+                 "animated slide (--fps), index.html");
+  cli.add_option("DIR", lesson_dir, "With --lesson: the folder to write into (or -o DIR)");
   cli.add_option("--session", session_path, "Load this session file first (options given here override it)");
   try {
     cli.parse(argc, argv);
@@ -122,9 +140,19 @@ int run_export_command(int argc, char** argv) {
   AppState state;
   Background bg;
   std::optional<VideoRequest> video_job;
+  std::optional<pe::Lesson> lesson;
   try {
     bg = background_from_string(background);
-    if (video.requested(output, cli)) {
+    if (lesson_dir && !lesson_source) throw std::runtime_error("'" + *lesson_dir + "': a folder argument goes with --lesson FILE.md|NAME");
+    if (lesson_source) {
+      if (all_dir || csv || !video.animate.empty() || cli.count("--duration") > 0)
+        throw std::runtime_error("--lesson writes the lesson's own slides and animations: --all, --csv, --animate and "
+                                 "--duration do not apply");
+      if (lesson_dir && output) throw std::runtime_error("--lesson: give the folder once (DIR or -o DIR)");
+      if (!lesson_dir && !output) throw std::runtime_error("--lesson: the folder to write into is missing (pe-viz export --lesson FILE.md DIR)");
+      if (video.fps < 1 || video.fps > 120) throw pe::InvalidArgument("fps", std::to_string(video.fps), "1 ... 120");
+      lesson = load_lesson_source(*lesson_source);
+    } else if (video.requested(output, cli)) {
       if (all_dir || csv) throw std::runtime_error("a video is one view: --all and --csv write PNG and CSV files only");
       video_job = video_request(video, output, width, height, bg);
     }
@@ -135,6 +163,7 @@ int run_export_command(int argc, char** argv) {
       for (const auto& w : warnings) std::fprintf(stderr, "pe-viz export: warning: %s\n", w.c_str());
     }
     apply_overrides(state, overrides);
+    if (lesson) (void)lesson_slide_states(*lesson, state);  // every slide checked before a window opens
     if (video_job) {
       // The animated values must suit this state (position < length ...) before a window opens.
       AppState probe = state;
@@ -149,6 +178,8 @@ int run_export_command(int argc, char** argv) {
     AppSession session(state, {.width = 1600, .height = 1000, .visible = false});
     session.frame(0.0);  // settles derived results and fonts
     if (video_job) return write_video(session, *video_job);
+    if (lesson)
+      return write_lesson(session, *lesson, {lesson_dir ? *lesson_dir : *output, width, height, bg, video.fps});
     if (all_dir) {
       std::filesystem::create_directories(*all_dir);
       const auto requests = slide_deck_requests(session.state(), *all_dir, width, height, bg);

@@ -14,6 +14,7 @@
 #include "platform/frame_pacing.hpp"
 #include "ui/app_session.hpp"
 #include "export/slide_deck.hpp"
+#include "ui/record_dialog.hpp"
 #include "export/view_export.hpp"
 #include "render/gl_errors.hpp"
 #include "render/png_writer.hpp"
@@ -106,6 +107,8 @@ int run_gui(AppState state, const GuiOptions& options) {
     UndoHistory undo;
     // A deck export runs one view per frame so the window stays responsive and shows progress.
     SlideDeckJob deck;
+    // File → Record animation… renders its frames here, between window frames.
+    RecordDialog record;
     glfwSetDropCallback(session.window().handle(), on_drop);
     int settle = kSettleFrames;
     long long frames = 0;
@@ -113,7 +116,7 @@ int run_gui(AppState state, const GuiOptions& options) {
     while (!session.window().should_close()) {
       if (options.quit_after_seconds > 0.0 && glfwGetTime() - start_time >= options.quit_after_seconds) break;
       // An idle GUI sleeps until input, a requested frame or a worker's wake-up.
-      if (deck.active()) request_frame();
+      if (deck.active() || record.recording()) request_frame();
       double wait = frame_pacing::take_wait(kIdleWakeSeconds);
       if (options.quit_after_seconds > 0.0)
         wait = std::min(wait, std::max(0.0, start_time + options.quit_after_seconds - glfwGetTime()));
@@ -128,6 +131,7 @@ int run_gui(AppState state, const GuiOptions& options) {
       FrameOptions frame_options;
       frame_options.status = &status;
       frame_options.undo = &undo;
+      frame_options.record = &record;
       const FileActions actions = session.frame(glfwGetTime(), frame_options);
       session.window().swap();
       if (actions.toggle_fullscreen) session.window().toggle_fullscreen();
@@ -139,6 +143,7 @@ int run_gui(AppState state, const GuiOptions& options) {
         const SlideDeckJob::Step step = deck.step(session);
         status = {step.message, step.error, glfwGetTime(), step.finished ? -1.0f : float(step.done) / float(step.total)};
       }
+      record.step(session, status, glfwGetTime());
       if (actions.export_png) {
         try {
           const double ms = export_view_png(session, *actions.export_png);

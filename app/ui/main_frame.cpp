@@ -14,6 +14,7 @@
 #include "ui/formula_strip.hpp"
 #include "ui/gui_stack_guard.hpp"
 #include "ui/parameter_panel.hpp"
+#include "ui/record_dialog.hpp"
 #include "ui/shortcuts.hpp"
 #include "views/view.hpp"
 
@@ -186,6 +187,10 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   ImGui::PopStyleVar(2);
   if (options.status && ImGui::BeginMenuBar()) {
     actions = draw_file_menu(state, derived, *options.status, time_seconds, int(display.x), int(display.y));
+    if (options.record && ImGui::BeginMenu("File")) {  // appended to the File menu
+      if (ImGui::MenuItem("Record animation…", nullptr, false, !options.record->recording())) options.record->open(state);
+      ImGui::EndMenu();
+    }
     if (options.undo) draw_edit_menu(state, *options.undo);
     if (ImGui::BeginMenu("View")) {
       ImGui::MenuItem("Parameter panel", "F2", &state.show_panel);
@@ -223,6 +228,7 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     draw_status_line(*options.status, time_seconds);
     ImGui::EndMenuBar();
   }
+  if (options.status && options.record) options.record->draw(state, *options.status, time_seconds);
 
   if (options.show_panel && state.show_panel) {
     // Wide enough for the labels at 1×; at projector scales it yields to the plots.

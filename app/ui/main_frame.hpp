@@ -8,12 +8,15 @@
 
 namespace app {
 
+class RecordDialog;
+
 struct FrameOptions {
   bool show_panel = true;   // parameter panel on the left
   bool show_tabs = true;    // false: only state.view, full size (export)
   bool exporting = false;
   StatusLine* status = nullptr;  // non-null: interactive window with File menu and status line
   UndoHistory* undo = nullptr;   // non-null: parameter changes are recorded (Edit menu, Ctrl+Z)
+  RecordDialog* record = nullptr;  // non-null: File → Record animation… (the GUI loop calls its step())
 };
 
 // Draws the whole UI for one frame into a window covering `display` (call between
