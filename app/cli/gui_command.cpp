@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ui/app_session.hpp"
+#include "ui/presenter.hpp"
 #include "export/slide_deck.hpp"
 #include "export/view_export.hpp"
 #include "render/gl_errors.hpp"
@@ -73,9 +74,16 @@ int run_gui(AppState state, const GuiOptions& options) {
                                           .visible = !screenshot,
                                           .title = "pe-viz — positional encodings",
                                           .ini_path = screenshot ? std::string() : layout_file()});
+    Presenter presenter;  // the lesson, when one is open (pe-viz lesson, File → Open lesson, a dropped .md)
+    if (options.lesson) {
+      presenter.open(*options.lesson, session.state(), 0.0, options.slide);
+      if (options.notes) presenter.toggle_notes();
+    }
     if (screenshot) {
+      FrameOptions shot;
+      shot.presenter = &presenter;
       for (int f = 0; f < std::max(options.frames, 1); ++f) {
-        session.frame(f / 60.0);
+        session.frame(f / 60.0, shot);
         if (f + 1 < options.frames) session.window().swap();
       }
       const auto pixels = session.read_window_pixels();
@@ -97,10 +105,12 @@ int run_gui(AppState state, const GuiOptions& options) {
       FrameOptions frame_options;
       frame_options.status = &status;
       frame_options.undo = &undo;
+      frame_options.presenter = &presenter;
       const FileActions actions = session.frame(glfwGetTime(), frame_options);
       session.window().swap();
       if (actions.toggle_fullscreen) session.window().toggle_fullscreen();
-      load_dropped_files(session.state(), g_dropped, status, glfwGetTime());
+      load_dropped_files(session.state(), g_dropped, status, glfwGetTime(), &presenter);
+      if (actions.open_lesson) open_lesson(presenter, session.state(), *actions.open_lesson, status, glfwGetTime());
       g_dropped.clear();
       if (!actions.export_all.empty() && !deck.active()) deck.start(actions.export_all);
       if (deck.active()) {

@@ -2,6 +2,7 @@
 #include <optional>
 #include <string>
 
+#include "pe/lesson_file.hpp"
 #include "state/app_state.hpp"
 
 namespace app {
@@ -12,6 +13,11 @@ struct GuiOptions {
   int width = 1600, height = 1000;
   bool size_given = false;  // --width/--height given: do not restore the remembered size
   bool autosave = true;  // save the session to ~/.config/pe-viz/last-session.json on exit
+  // Presenter mode from the start (pe-viz lesson): the lesson, its first slide (0-based),
+  // and whether the speaker notes show.
+  std::optional<pe::Lesson> lesson;
+  std::size_t slide = 0;
+  bool notes = false;
 };
 
 // Runs the interactive GUI (or a screenshot run). Returns the process exit code.

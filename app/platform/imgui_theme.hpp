@@ -2,7 +2,23 @@
 // Fonts and style of the ImGui context: one code path for every scale (window, HiDPI,
 // exports at any size), so text is rasterised at the pixel size it is drawn at.
 
+struct ImFont;
+
 namespace app {
+
+// The faces slide text is set in (presenter mode): DejaVu Sans regular, bold, oblique,
+// bold oblique, DejaVu Sans Mono for `code`, and bold at 1.5× for headings. All of them
+// are in the atlas build_font_atlas made (regular is ImGui's default font); a face that is
+// not installed is the regular one.
+struct TextFonts {
+  ImFont* regular = nullptr;
+  ImFont* bold = nullptr;
+  ImFont* italic = nullptr;
+  ImFont* bold_italic = nullptr;
+  ImFont* mono = nullptr;
+  ImFont* heading = nullptr;
+};
+const TextFonts& text_fonts();
 
 // Glyph ranges covering Latin-1, Greek and the math symbols the views use (θ Δ π · ≤ ‖ √ ∞ ⟨ ⟩ …).
 const unsigned short* math_glyph_ranges();

@@ -8,12 +8,17 @@
 
 namespace app {
 
+class Presenter;
+
 struct FrameOptions {
   bool show_panel = true;   // parameter panel on the left
   bool show_tabs = true;    // false: only state.view, full size (export)
   bool exporting = false;
   StatusLine* status = nullptr;  // non-null: interactive window with File menu and status line
   UndoHistory* undo = nullptr;   // non-null: parameter changes are recorded (Edit menu, Ctrl+Z)
+  // Non-null and active: presenter mode (the slide beside the view; the arrows, page keys
+  // and Space belong to the lesson; ui/presenter_panel.hpp).
+  Presenter* presenter = nullptr;
 };
 
 // Draws the whole UI for one frame into a window covering `display` (call between
