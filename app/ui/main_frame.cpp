@@ -265,8 +265,12 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     ImGui::End();
     if (options.status) draw_help_overlay(state);
     if (options.undo) options.undo->observe(state, !ImGui::IsAnyItemActive() && !presenter->animating());
+    // Space and the arrows are the lecturer's: ImGui's keyboard navigation would also press
+    // the focused button (the clock's Play) with them. Back on when the lesson ends.
+    ImGui::GetIO().ConfigFlags &= ~ImGuiConfigFlags_NavEnableKeyboard;
     return actions;
   }
+  if (options.presenter) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   ImGui::BeginChild("##views", {0, 0}, false);
   if (options.show_tabs && state.grid) {
     draw_view_grid(state, derived, time_seconds);

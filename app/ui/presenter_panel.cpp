@@ -47,8 +47,9 @@ bool slide_panel_beside(ImVec2 area) {
 
 float slide_panel_extent(ImVec2 area) {
   const float em = ImGui::GetFontSize();
-  // Beside: a third of the width, 22 ... 34 em (a readable measure of 60 ... 90 characters).
-  const float beside = std::clamp(area.x * 0.34f, 22 * em, 34 * em);
+  // Beside: 30 % of the width, 18 ... 34 em (36 ... 70 characters a line): at a 2× projector
+  // the view keeps the width the parameter panel leaves it, which every view is tested at.
+  const float beside = std::clamp(area.x * 0.3f, 18 * em, 34 * em);
   // Beside when the view keeps 26 em (a 2× projector: 832 of 1920 px) in a landscape window.
   if (area.x - beside >= kMinViewWidthEm * em && area.x >= area.y * 1.2f) return beside;
   return std::max(area.y * 0.4f, 8 * em);  // under: 40 % of the height
@@ -63,7 +64,7 @@ void draw_slide_panel(const Presenter& presenter, ImVec2 size) {
   const std::string counter = std::to_string(presenter.index() + 1) + " / " + std::to_string(presenter.count());
   ImGui::TextUnformatted(counter.c_str());
   ImGui::SameLine();
-  const float progress = presenter.count() > 1 ? float(presenter.index()) / float(presenter.count() - 1) : 1.0f;
+  const float progress = float(presenter.index() + 1) / float(presenter.count());
   ImGui::ProgressBar(progress, {ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 0.5f}, "");
   const pe::LessonSlide& slide = presenter.slide();
   if (slide.animation) {
@@ -71,16 +72,22 @@ void draw_slide_panel(const Presenter& presenter, ImVec2 size) {
     ImGui::ProgressBar(float(presenter.animation_progress()), {width, 0}, label.c_str());
   }
   ImGui::Separator();
-  // The text scrolls when a slide has more than fits; notes take the lower part when shown.
+  // The text scrolls when a slide has more than fits. Notes, when shown, go under the text
+  // in a tall panel (beside the view) and beside it in a wide one (under the view).
   const float hint_h = ImGui::GetTextLineHeightWithSpacing() + style.ItemSpacing.y;
-  float text_h = ImGui::GetContentRegionAvail().y - hint_h;
+  const float text_h = std::max(ImGui::GetContentRegionAvail().y - hint_h, 1.0f);
   const bool notes = presenter.notes_shown();
-  if (notes) text_h *= 0.6f;
-  ImGui::BeginChild("##slide-text", {0, std::max(text_h, 1.0f)}, false);
+  const ImVec2 panel = ImGui::GetWindowSize();
+  const bool notes_beside = panel.x > panel.y * 1.5f;
+  const ImVec2 text_size = !notes ? ImVec2(0, text_h)
+                           : notes_beside ? ImVec2(width * 0.6f, text_h)
+                                          : ImVec2(0, text_h * 0.6f);
+  ImGui::BeginChild("##slide-text", text_size, false);
   draw_text_blocks(slide.body, ImGui::GetContentRegionAvail().x - style.ScrollbarSize);
   ImGui::EndChild();
   if (notes) {
-    ImGui::BeginChild("##notes", {0, std::max(ImGui::GetContentRegionAvail().y - hint_h, 1.0f)}, true);
+    if (notes_beside) ImGui::SameLine();
+    ImGui::BeginChild("##notes", {0, notes_beside ? text_h : std::max(ImGui::GetContentRegionAvail().y - hint_h, 1.0f)}, true);
     ImGui::TextDisabled("Speaker notes (S hides)");
     if (slide.notes.empty()) ImGui::TextDisabled("(none for this slide)");
     else draw_text_blocks(slide.notes, ImGui::GetContentRegionAvail().x - style.ScrollbarSize);

@@ -96,11 +96,15 @@ void draw_lines(const std::vector<std::vector<Run>>& lines, float indent, float 
     float h = min_line_height;
     for (const Run& r : line) h = std::max(h, r.size);
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    for (const Run& r : line) {
+    for (std::size_t k = 0; k < line.size(); ++k) {
+      const Run& r = line[k];
       const ImVec2 p(at.x + indent + r.x, at.y + (h - r.size));  // bottoms aligned
       const std::string_view visible = r.text.substr(0, r.text.find_last_not_of(' ') + 1);
+      // One box per `code` span on a line: the spaces between its words are inside it.
+      const bool code_continues = k + 1 < line.size() && line[k + 1].span == r.span;
       if (r.span->code && !visible.empty())
-        dl->AddRectFilled({p.x - 1, p.y}, {p.x + text_width(r.font, visible) + 1, p.y + r.size}, code_bg, 2.0f);
+        dl->AddRectFilled({p.x - 1, p.y}, {p.x + (code_continues ? r.width : text_width(r.font, visible)) + 1, p.y + r.size},
+                          code_bg, 2.0f);
       const bool link = !r.span->link.empty();
       dl->AddText(r.font, r.size, p, link ? link_colour() : text, r.text.data(), r.text.data() + r.text.size());
       if (link && !visible.empty())
