@@ -91,7 +91,8 @@ ImU32 link_colour() { return ImGui::GetColorU32(ImGuiCol_PlotLinesHovered); }
 void draw_lines(const std::vector<std::vector<Run>>& lines, float indent, float width, float min_line_height) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  const ImU32 code_bg = ImGui::GetColorU32(ImGuiCol_FrameBg);
+  // A tint of the text colour: visible on the dark and the light theme alike.
+  const ImU32 code_bg = ImGui::GetColorU32(ImGuiCol_Text, 0.1f);
   for (const auto& line : lines) {
     float h = min_line_height;
     for (const Run& r : line) h = std::max(h, r.size);
@@ -156,7 +157,7 @@ void draw_text_blocks(const std::vector<pe::TextBlock>& blocks, float width) {
         const auto lines = wrap(b.spans, fonts.mono, avail - 2 * style.FramePadding.x);
         const float h = float(lines.size()) * font_size(fonts.mono) + 2 * style.FramePadding.y;
         ImGui::GetWindowDrawList()->AddRectFilled({top.x + indent, top.y}, {top.x + indent + avail, top.y + h},
-                                                  ImGui::GetColorU32(ImGuiCol_FrameBg), style.FrameRounding);
+                                                  ImGui::GetColorU32(ImGuiCol_Text, 0.07f), style.FrameRounding);
         ImGui::Dummy({1, style.FramePadding.y});
         std::vector<std::vector<Run>> plain = lines;
         for (auto& line : plain)
