@@ -79,11 +79,16 @@ void draw_slide_panel(const Presenter& presenter, ImVec2 size) {
   const bool notes = presenter.notes_shown();
   const ImVec2 panel = ImGui::GetWindowSize();
   const bool notes_beside = panel.x > panel.y * 1.5f;
+  // Under the text, the notes get what the slide's text leaves (as measured last frame), at
+  // least a quarter: the slide, not the notes, is what the room reads.
+  static float text_content_h = 0;
+  const float stacked_h = std::clamp(text_content_h + style.WindowPadding.y, text_h * 0.4f, text_h * 0.75f);
   const ImVec2 text_size = !notes ? ImVec2(0, text_h)
                            : notes_beside ? ImVec2(width * 0.6f, text_h)
-                                          : ImVec2(0, text_h * 0.6f);
+                                          : ImVec2(0, stacked_h);
   ImGui::BeginChild("##slide-text", text_size, false);
   draw_text_blocks(slide.body, ImGui::GetContentRegionAvail().x - style.ScrollbarSize);
+  text_content_h = ImGui::GetCursorPosY();
   ImGui::EndChild();
   if (notes) {
     if (notes_beside) ImGui::SameLine();
