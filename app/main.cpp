@@ -12,6 +12,7 @@
 #include "cli/export_command.hpp"
 #include "cli/gui_command.hpp"
 #include "cli/inspect_command.hpp"
+#include "cli/lesson_command.hpp"
 #include "cli/soak_driver.hpp"
 #include "cli/state_options.hpp"
 #include "render/atomic_file.hpp"
@@ -28,6 +29,7 @@ constexpr const char* kFooter = R"(Subcommands (each has --help):
   pe-viz inspect  what a model's config says about positions: each key and how it is
                   used, the per-layer plan, transformers vs vLLM vs llama.cpp
   pe-viz bench    frame-time benchmark (no display needed)
+  pe-viz lesson   present a lesson (Markdown slides) in the GUI; --list the built-in ones
 
 In the GUI, F1 lists the keyboard shortcuts (views, steps, projector settings).
 
@@ -58,6 +60,7 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "export") == 0) return app::run_export_command(argc - 1, argv + 1);
   if (argc >= 2 && std::strcmp(argv[1], "bench") == 0) return app::run_bench_command(argc - 1, argv + 1);
   if (argc >= 2 && std::strcmp(argv[1], "inspect") == 0) return app::run_inspect_command(argc - 1, argv + 1);
+  if (argc >= 2 && std::strcmp(argv[1], "lesson") == 0) return app::run_lesson_command(argc - 1, argv + 1);
 
   CLI::App cli{"pe-viz: an interactive visualizer of transformer positional encodings "
                "(sinusoidal, learned, RoPE and its scaling methods, ALiBi).",

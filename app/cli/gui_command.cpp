@@ -13,6 +13,7 @@
 
 #include "platform/frame_pacing.hpp"
 #include "ui/app_session.hpp"
+#include "ui/presenter.hpp"
 #include "export/slide_deck.hpp"
 #include "ui/record_dialog.hpp"
 #include "export/view_export.hpp"
@@ -89,9 +90,16 @@ int run_gui(AppState state, const GuiOptions& options) {
                                           .visible = !screenshot,
                                           .title = "pe-viz — positional encodings",
                                           .ini_path = screenshot || !options.remember_window ? std::string() : layout_file()});
+    Presenter presenter;  // the lesson, when one is open (pe-viz lesson, File → Open lesson, a dropped .md)
+    if (options.lesson) {
+      presenter.open(*options.lesson, session.state(), 0.0, options.slide);
+      if (options.notes) presenter.toggle_notes();
+    }
     if (screenshot) {
+      FrameOptions shot;
+      shot.presenter = &presenter;
       for (int f = 0; f < std::max(options.frames, 1); ++f) {
-        session.frame(f / 60.0);
+        session.frame(f / 60.0, shot);
         if (f + 1 < options.frames) session.window().swap();
       }
       const auto pixels = session.read_window_pixels();
@@ -116,7 +124,7 @@ int run_gui(AppState state, const GuiOptions& options) {
     while (!session.window().should_close()) {
       if (options.quit_after_seconds > 0.0 && glfwGetTime() - start_time >= options.quit_after_seconds) break;
       // An idle GUI sleeps until input, a requested frame or a worker's wake-up.
-      if (deck.active() || record.recording()) request_frame();
+      if (deck.active() || record.recording() || presenter.animating()) request_frame();
       double wait = frame_pacing::take_wait(kIdleWakeSeconds);
       if (options.quit_after_seconds > 0.0)
         wait = std::min(wait, std::max(0.0, start_time + options.quit_after_seconds - glfwGetTime()));
@@ -132,11 +140,13 @@ int run_gui(AppState state, const GuiOptions& options) {
       frame_options.status = &status;
       frame_options.undo = &undo;
       frame_options.record = &record;
+      frame_options.presenter = &presenter;
       const FileActions actions = session.frame(glfwGetTime(), frame_options);
       session.window().swap();
       if (actions.toggle_fullscreen) session.window().toggle_fullscreen();
       if (actions.quit) session.window().request_close();
-      load_dropped_files(session.state(), g_dropped, status, glfwGetTime());
+      load_dropped_files(session.state(), g_dropped, status, glfwGetTime(), &presenter);
+      if (actions.open_lesson) open_lesson(presenter, session.state(), *actions.open_lesson, status, glfwGetTime());
       g_dropped.clear();
       if (!actions.export_all.empty() && !deck.active()) deck.start(actions.export_all);
       if (deck.active()) {

@@ -2,6 +2,7 @@
 #include <optional>
 #include <string>
 
+#include "pe/lesson_file.hpp"
 #include "state/app_state.hpp"
 
 namespace app {
@@ -17,6 +18,11 @@ struct GuiOptions {
   double quit_after_seconds = 0.0;
   bool report_cpu = false;
   bool remember_window = true;
+  // Presenter mode from the start (pe-viz lesson): the lesson, its first slide (0-based),
+  // and whether the speaker notes show.
+  std::optional<pe::Lesson> lesson;
+  std::size_t slide = 0;
+  bool notes = false;
 };
 
 // Runs the interactive GUI (or a screenshot run). Returns the process exit code.

@@ -3,16 +3,31 @@
 #include <imgui.h>
 
 #include <filesystem>
+#include <string>
 
 namespace app {
 namespace {
 
-constexpr const char* kFontPaths[] = {
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-};
+constexpr const char* kFontDirs[] = {"/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/dejavu/"};
+
+TextFonts g_text_fonts;
+
+// A DejaVu face from the directory the regular face came from, or `fallback` when missing.
+ImFont* add_face(const std::string& dir, const char* file, float pixel_size, ImFont* fallback) {
+  const std::string path = dir + file;
+  if (!std::filesystem::exists(path)) return fallback;
+  // No horizontal oversampling, glyphs on whole pixels: a third of the atlas area of
+  // ImGui's default (OversampleH 3), as sharp at the size the atlas is rasterised for.
+  ImFontConfig config;
+  config.OversampleH = 1;
+  config.PixelSnapH = true;
+  ImFont* font = ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), pixel_size, &config, math_glyph_ranges());
+  return font ? font : fallback;
+}
 
 }  // namespace
+
+const TextFonts& text_fonts() { return g_text_fonts; }
 
 const unsigned short* math_glyph_ranges() {
   static const ImWchar ranges[] = {
@@ -31,17 +46,31 @@ const unsigned short* math_glyph_ranges() {
   return ranges;
 }
 
-bool build_font_atlas(float pixel_size) {
+bool build_font_atlas(float pixel_size, bool text_faces) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  for (const char* path : kFontPaths) {
-    if (!std::filesystem::exists(path)) continue;
-    if (io.Fonts->AddFontFromFileTTF(path, pixel_size, nullptr, math_glyph_ranges())) return true;
+  for (const char* dir : kFontDirs) {
+    const std::string regular = std::string(dir) + "DejaVuSans.ttf";
+    if (!std::filesystem::exists(regular)) continue;
+    // The first font added is ImGui's default: every view draws with it.
+    ImFont* font = io.Fonts->AddFontFromFileTTF(regular.c_str(), pixel_size, nullptr, math_glyph_ranges());
+    if (!font) continue;
+    // Lesson slides' Markdown styles (presenter mode); a missing face falls back to regular.
+    g_text_fonts = {font, font, font, font, font, font};
+    if (!text_faces) return true;
+    g_text_fonts.bold = add_face(dir, "DejaVuSans-Bold.ttf", pixel_size, font);
+    g_text_fonts.italic = add_face(dir, "DejaVuSans-Oblique.ttf", pixel_size, font);
+    g_text_fonts.bold_italic = add_face(dir, "DejaVuSans-BoldOblique.ttf", pixel_size, g_text_fonts.bold);
+    g_text_fonts.mono = add_face(dir, "DejaVuSansMono.ttf", pixel_size, font);
+    // Slide headings: 1.5× the body, the h1 of a typical slide template, rasterised at its size.
+    g_text_fonts.heading = add_face(dir, "DejaVuSans-Bold.ttf", pixel_size * 1.5f, g_text_fonts.bold);
+    return true;
   }
   // ImGui's built-in font has no Greek: θ shows as '?'. Still usable.
   ImFontConfig config;
   config.SizePixels = pixel_size;
-  io.Fonts->AddFontDefault(&config);
+  ImFont* font = io.Fonts->AddFontDefault(&config);
+  g_text_fonts = {font, font, font, font, font, font};
   return false;
 }
 

@@ -209,7 +209,7 @@ float Window::framebuffer_scale() const {
 void Window::apply_font_scale(const FontScale& scale) {
   if (scale == applied_) return;
   applied_ = scale;
-  unicode_font_ = build_font_atlas(scale.atlas_pixels);
+  unicode_font_ = build_font_atlas(scale.atlas_pixels, text_faces_);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   ImGui::GetIO().FontGlobalScale = scale.global;
@@ -217,6 +217,14 @@ void Window::apply_font_scale(const FontScale& scale) {
 }
 
 void Window::set_ui_scale(float scale) { apply_font_scale(window_font_scale(scale, content_scale_, framebuffer_scale())); }
+
+void Window::set_text_faces(bool wanted) {
+  if (wanted == text_faces_) return;
+  text_faces_ = wanted;
+  const FontScale scale = applied_;
+  applied_ = FontScale{};  // forces the rebuild at the same scale
+  apply_font_scale(scale);
+}
 
 void Window::set_render_scale(float scale) { apply_font_scale(render_font_scale(scale)); }
 

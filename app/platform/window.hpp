@@ -92,6 +92,10 @@ class Window {
   const FontScale& font_scale() const { return applied_; }
   bool has_unicode_font() const { return unicode_font_; }
   void set_dark_theme(bool dark);
+  // Adds the slide-text faces (bold, italic, mono, headings: imgui_theme.hpp) to the font
+  // atlas, or drops them: presenter mode only, as they multiply the atlas's size.
+  // Rebuilds the atlas when it changes; call between frames.
+  void set_text_faces(bool wanted);
   // F11: the primary monitor at its current video mode, and back to the previous window.
   void toggle_fullscreen();
   bool fullscreen() const;
@@ -108,6 +112,7 @@ class Window {
   float content_scale_ = 1.0f;
   bool content_scale_fixed_ = false;  // faked: ignore the monitor
   bool unicode_font_ = false;
+  bool text_faces_ = false;
   bool dark_ = true;
   std::string ini_path_;
   std::function<void(ImGuiIO&)> input_hook_;

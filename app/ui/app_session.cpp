@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include "plot/plot.hpp"
+#include "ui/presenter.hpp"
 
 namespace app {
 
@@ -14,6 +15,7 @@ FileActions AppSession::frame(double time_seconds, const FrameOptions& options) 
   // This also picks up a new monitor's content scale and undoes an export's render scale.
   if (!ImGui::IsAnyItemActive()) window_->set_ui_scale(state_.ui_scale);
   window_->set_dark_theme(state_.dark_theme);
+  window_->set_text_faces(options.presenter && options.presenter->active());
   window_->begin_frame();
   plot::set_pixel_scale(window_->ui_scale());
   FileActions actions = draw_main_frame(state_, derived_, ImGui::GetIO().DisplaySize, time_seconds, options);

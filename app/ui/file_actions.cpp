@@ -4,6 +4,8 @@
 #include <imgui_stdlib.h>
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "export/view_data.hpp"
@@ -11,17 +13,18 @@
 #include "export/slide_deck.hpp"
 #include "export/view_export.hpp"
 #include "state/session_file.hpp"
+#include "ui/presenter.hpp"
 
 namespace app {
 namespace {
 
 struct DialogState {
-  bool open_export = false, open_save = false, open_load = false, open_csv = false;
+  bool open_export = false, open_save = false, open_load = false, open_csv = false, open_lesson = false;
   int size_choice = 0;  // window, 2× window, 1920×1080, 3840×2160, custom
   int custom_w = 2560, custom_h = 1440;
   int background = 0;
   bool all_views = false;
-  std::string png_path, session_path = "session.pe-viz.json", csv_path;
+  std::string png_path, session_path = "session.pe-viz.json", csv_path, lesson_path = "lesson.md";
 };
 
 DialogState g_dialog;
@@ -44,6 +47,12 @@ bool path_dialog(const char* title, std::string& path, const char* action) {
     ImGui::EndPopup();
   }
   return confirmed;
+}
+
+bool is_markdown_path(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return ext == ".md" || ext == ".markdown";
 }
 
 bool ctrl_pressed(int key) {
@@ -74,6 +83,7 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
     ImGui::Separator();
     if (ImGui::MenuItem("Save session…", "Ctrl+S")) g_dialog.open_save = true;
     if (ImGui::MenuItem("Open session…", "Ctrl+O")) g_dialog.open_load = true;
+    if (ImGui::MenuItem("Open lesson…")) g_dialog.open_lesson = true;
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.quit = true;
     ImGui::EndMenu();
@@ -86,6 +96,7 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
   }
   if (g_dialog.open_save) { ImGui::OpenPopup("Save session"); g_dialog.open_save = false; }
   if (g_dialog.open_load) { ImGui::OpenPopup("Open session"); g_dialog.open_load = false; }
+  if (g_dialog.open_lesson) { ImGui::OpenPopup("Open lesson"); g_dialog.open_lesson = false; }
   if (g_dialog.open_csv) {
     ImGui::OpenPopup("Save CSV");
     g_dialog.csv_path = state.view + ".csv";
@@ -157,11 +168,35 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
       set_status(status, std::string("Session not opened: ") + e.what(), true, now);
     }
   }
+  // A lesson file's path, or the name of a built-in lesson (pe-viz lesson --list).
+  if (path_dialog("Open lesson", g_dialog.lesson_path, "Open")) actions.open_lesson = g_dialog.lesson_path;
   return actions;
 }
 
-void load_dropped_files(AppState& state, const std::vector<std::string>& paths, StatusLine& status, double now) {
+bool open_lesson(Presenter& presenter, AppState& state, const std::string& file_or_name, StatusLine& status, double now) {
+  try {
+    AppState s = state;
+    apply_lesson_display(s);
+    Presenter next;
+    next.open(load_lesson_source(file_or_name), s, now);
+    presenter = std::move(next);
+    state = std::move(s);
+    set_status(status, "Lesson " + file_or_name + ": " + std::to_string(presenter.count()) + " slides (→ next, Esc leaves)",
+               false, now);
+    return true;
+  } catch (const std::exception& e) {
+    set_status(status, std::string("Lesson not opened: ") + e.what(), true, now);
+    return false;
+  }
+}
+
+void load_dropped_files(AppState& state, const std::vector<std::string>& paths, StatusLine& status, double now,
+                        Presenter* presenter) {
   for (const std::string& path : paths) {
+    if (presenter && is_markdown_path(path)) {
+      open_lesson(*presenter, state, path, status, now);
+      continue;
+    }
     try {
       // A .gguf: its header and RoPE factor tensors only (pe::load_gguf_config), never the weights.
       if (is_gguf_path(path)) load_gguf_file(state, path);

@@ -12,6 +12,8 @@
 
 namespace app {
 
+class Presenter;
+
 struct StatusLine {
   std::string text;
   bool error = false;
@@ -24,15 +26,21 @@ struct FileActions {
   std::vector<ExportRequest> export_all;  // every view into a folder (+ index.html)
   bool toggle_fullscreen = false;         // F11: the window owns the monitor switch
   bool quit = false;                      // File → Quit, Ctrl+Q: as closing the window (autosave)
+  std::optional<std::string> open_lesson; // File → Open lesson…: a .md path or a built-in lesson's name
 };
 
 // Draws the menu bar items and any open dialog; call inside a window with a menu bar.
 FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& status, double now,
                            int window_width, int window_height);
-// Files dropped onto the window: each is loaded as a config.json (a .gguf as a GGUF model);
-// a bad one leaves the current configuration untouched and puts the reason in
-// state.config_error and status.
-void load_dropped_files(AppState& state, const std::vector<std::string>& paths, StatusLine& status, double now);
+// Files dropped onto the window: each is loaded as a config.json (a .gguf as a GGUF model,
+// a .md as a lesson opened in `presenter` when given); a bad one leaves the current
+// configuration untouched and puts the reason in state.config_error (lessons: only) and status.
+void load_dropped_files(AppState& state, const std::vector<std::string>& paths, StatusLine& status, double now,
+                        Presenter* presenter = nullptr);
+// Opens a lesson (a file, or a built-in lesson's name) in presenter mode with the projector
+// sizes; a bad lesson leaves state and presenter as they were and says why (file:line: key)
+// in the status line. Returns whether it opened.
+bool open_lesson(Presenter& presenter, AppState& state, const std::string& file_or_name, StatusLine& status, double now);
 void draw_status_line(const StatusLine& status, double now);
 
 }  // namespace app

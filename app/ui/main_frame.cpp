@@ -15,6 +15,8 @@
 #include "ui/gui_stack_guard.hpp"
 #include "ui/parameter_panel.hpp"
 #include "ui/record_dialog.hpp"
+#include "ui/presenter.hpp"
+#include "ui/presenter_panel.hpp"
 #include "ui/shortcuts.hpp"
 #include "views/view.hpp"
 
@@ -167,6 +169,11 @@ void draw_view_tabs(AppState& state, const Derived& derived, double time, bool e
 FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double time_seconds,
                             const FrameOptions& options) {
   FileActions actions;
+  Presenter* presenter = options.presenter && options.presenter->active() ? options.presenter : nullptr;
+  if (presenter) {
+    handle_presenter_keys(*presenter, state, time_seconds);
+    presenter->tick(state, time_seconds);
+  }
   update_derived(state, derived);
   plot::set_line_scale(state.line_width);
   const std::string state_error = validate_state(state);
@@ -223,14 +230,16 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
       ImGui::MenuItem("Keyboard shortcuts", "F1", &state.show_help);
       ImGui::EndMenu();
     }
-    handle_shortcuts(state, actions, options.undo);
+    handle_shortcuts(state, actions, options.undo, presenter != nullptr);
     ImGui::SameLine(0, ImGui::GetFontSize() * 2);
     draw_status_line(*options.status, time_seconds);
     ImGui::EndMenuBar();
   }
   if (options.status && options.record) options.record->draw(state, *options.status, time_seconds);
 
-  if (options.show_panel && state.show_panel) {
+  if (presenter) presenter = presenter->active() ? presenter : nullptr;  // Esc left the lesson
+  // In a lesson the slide takes the parameter panel's place.
+  if (options.show_panel && state.show_panel && !presenter) {
     // Wide enough for the labels at 1×; at projector scales it yields to the plots.
     const float panel_w = std::min(360.0f * ImGui::GetFontSize() / 16.0f, std::max(300.0f, display.x * 0.3f));
     ImGui::BeginChild("##parameters", {panel_w, 0}, true);
@@ -247,9 +256,29 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     ImGui::SameLine();
   }
 
-  ImGui::BeginChild("##views", {0, 0}, false);
   const ViewInfo* current = find_view(state.view);
   if (!current) current = &all_views()[0];
+  if (presenter) {
+    // The slide's one view (no tabs: the lesson chooses) and its text beside or under it.
+    const ImVec2 area = ImGui::GetContentRegionAvail();
+    const float extent = slide_panel_extent(area);
+    const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
+    const bool beside = slide_panel_beside(area);
+    ImGui::BeginChild("##views", beside ? ImVec2(area.x - extent - spacing.x, 0) : ImVec2(0, area.y - extent - spacing.y), false);
+    draw_view(*current, state, derived, time_seconds, options.exporting, true);
+    ImGui::EndChild();
+    if (beside) ImGui::SameLine();
+    draw_slide_panel(*presenter, beside ? ImVec2(extent, 0) : ImVec2(0, extent));
+    ImGui::End();
+    if (options.status) draw_help_overlay(state);
+    if (options.undo) options.undo->observe(state, !ImGui::IsAnyItemActive() && !presenter->animating());
+    // Space and the arrows are the lecturer's: ImGui's keyboard navigation would also press
+    // the focused button (the clock's Play) with them. Back on when the lesson ends.
+    ImGui::GetIO().ConfigFlags &= ~ImGuiConfigFlags_NavEnableKeyboard;
+    return actions;
+  }
+  if (options.presenter) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ImGui::BeginChild("##views", {0, 0}, false);
   if (options.show_tabs && state.grid) {
     draw_view_grid(state, derived, time_seconds);
   } else if (options.show_tabs) {

@@ -9,6 +9,7 @@
 namespace app {
 
 class RecordDialog;
+class Presenter;
 
 struct FrameOptions {
   bool show_panel = true;   // parameter panel on the left
@@ -17,6 +18,9 @@ struct FrameOptions {
   StatusLine* status = nullptr;  // non-null: interactive window with File menu and status line
   UndoHistory* undo = nullptr;   // non-null: parameter changes are recorded (Edit menu, Ctrl+Z)
   RecordDialog* record = nullptr;  // non-null: File → Record animation… (the GUI loop calls its step())
+  // Non-null and active: presenter mode (the slide beside the view; the arrows, page keys
+  // and Space belong to the lesson; ui/presenter_panel.hpp).
+  Presenter* presenter = nullptr;
 };
 
 // Draws the whole UI for one frame into a window covering `display` (call between

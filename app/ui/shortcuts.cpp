@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ui/presenter_panel.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -53,7 +54,7 @@ std::string shortcut_action(const Shortcut& k) {
 
 }  // namespace
 
-void handle_shortcuts(AppState& s, FileActions& actions, UndoHistory* undo) {
+void handle_shortcuts(AppState& s, FileActions& actions, UndoHistory* undo, bool presenting) {
   const ImGuiIO& io = ImGui::GetIO();
   // A text field has its own Ctrl+Z (its text); elsewhere it undoes parameter changes.
   if (undo && io.KeyCtrl && !io.KeyAlt && !io.WantTextInput && !ImGui::IsAnyItemActive()) {
@@ -69,6 +70,13 @@ void handle_shortcuts(AppState& s, FileActions& actions, UndoHistory* undo) {
   if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) s.show_help = false;
   // Plain keys belong to a text field being edited, and Ctrl/Alt combinations to menus.
   if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
+  const bool plus = ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false);
+  const bool minus = ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false);
+  if (plus) s.ui_scale = std::min(3.0f, s.ui_scale + 0.25f);
+  if (minus) s.ui_scale = std::max(1.0f, s.ui_scale - 0.25f);
+  if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) s.dark_theme = !s.dark_theme;
+  if (ImGui::IsKeyPressed(GLFW_KEY_W, false)) s.line_width = s.line_width >= 4.0f ? 1.0f : std::floor(s.line_width) + 1.0f;
+  if (presenting) return;  // the lesson chooses the view and moves the numbers
   const ViewInfo* current = find_view(s.view);
   const std::string group = current ? current->group : view_groups()[0];
   const std::vector<const ViewInfo*> in_group = views_in_group(group);
@@ -97,12 +105,6 @@ void handle_shortcuts(AppState& s, FileActions& actions, UndoHistory* undo) {
     const int pair_step = int(pressed(GLFW_KEY_UP)) - int(pressed(GLFW_KEY_DOWN));
     if (pair_step != 0) s.pair = std::clamp<long long>(s.pair + pair_step, 0, std::max<long long>(s.rope.rotary_dim() / 2 - 1, 0));
   }
-  const bool plus = ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false);
-  const bool minus = ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false);
-  if (plus) s.ui_scale = std::min(3.0f, s.ui_scale + 0.25f);
-  if (minus) s.ui_scale = std::max(1.0f, s.ui_scale - 0.25f);
-  if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) s.dark_theme = !s.dark_theme;
-  if (ImGui::IsKeyPressed(GLFW_KEY_W, false)) s.line_width = s.line_width >= 4.0f ? 1.0f : std::floor(s.line_width) + 1.0f;
 }
 
 void draw_help_overlay(AppState& s) {
@@ -120,6 +122,18 @@ void draw_help_overlay(AppState& s) {
         ImGui::TextUnformatted(k.keys);
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(shortcut_action(k).c_str());
+      }
+      ImGui::EndTable();
+    }
+    ImGui::Separator();
+    ImGui::TextDisabled("In a lesson (pe-viz lesson, File → Open lesson…):");
+    if (ImGui::BeginTable("##presenter-keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      for (const PresenterKey* k = presenter_keys(); k->keys; ++k) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(k->keys);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(k->action);
       }
       ImGui::EndTable();
     }

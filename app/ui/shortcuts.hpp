@@ -9,7 +9,8 @@ namespace app {
 // Handles the global keys of one interactive frame. Keys typed into a text field are
 // left to the field.
 // With `undo`, Ctrl+Z undoes and Ctrl+Shift+Z / Ctrl+Y redo parameter changes.
-void handle_shortcuts(AppState& state, FileActions& actions, UndoHistory* undo = nullptr);
+// `presenting`: a lesson owns the arrows, Page Up / Down and Space (ui/presenter_panel.hpp).
+void handle_shortcuts(AppState& state, FileActions& actions, UndoHistory* undo = nullptr, bool presenting = false);
 // The F1 overlay: every shortcut with what it does (drawn when state.show_help).
 void draw_help_overlay(AppState& state);
 

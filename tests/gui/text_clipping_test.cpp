@@ -14,6 +14,7 @@
 
 #include <imgui.h>
 
+#include "clipped_text.hpp"
 #include "test_support.hpp"
 #include "views/view.hpp"
 
@@ -22,75 +23,6 @@ namespace {
 using namespace pe_test;
 
 const bool kRegistered = register_session_environment();
-
-struct Clipped {
-  std::string window;  // the ImGui window (draw list owner) whose edge cuts the text
-  std::string text;    // the cut glyphs, in draw order
-  ImVec2 at;           // first cut glyph
-};
-
-// Glyph top-left UVs of every loaded font → codepoint.
-std::map<std::pair<float, float>, unsigned> glyph_uvs() {
-  std::map<std::pair<float, float>, unsigned> uvs;
-  for (ImFont* font : ImGui::GetIO().Fonts->Fonts)
-    for (const ImFontGlyph& g : font->Glyphs)
-      if (g.Visible) uvs[{g.U0, g.V0}] = g.Codepoint;
-  return uvs;
-}
-
-void append_utf8(std::string& s, unsigned c) {
-  if (c < 0x80) {
-    s += char(c);
-  } else if (c < 0x800) {
-    s += char(0xC0 | (c >> 6));
-    s += char(0x80 | (c & 0x3F));
-  } else {
-    s += char(0xE0 | (c >> 12));
-    s += char(0x80 | ((c >> 6) & 0x3F));
-    s += char(0x80 | (c & 0x3F));
-  }
-}
-
-std::vector<Clipped> clipped_text(const ImDrawData& data) {
-  const auto uvs = glyph_uvs();
-  const ImTextureID font_texture = ImGui::GetIO().Fonts->TexID;
-  constexpr float kTolerance = 1.5f;  // pixels: anti-aliased glyph edges touching the border
-  std::vector<Clipped> found;
-  for (int l = 0; l < data.CmdListsCount; ++l) {
-    const ImDrawList& list = *data.CmdLists[l];
-    Clipped hit{list._OwnerName ? list._OwnerName : "?", {}, {}};
-    for (const ImDrawCmd& cmd : list.CmdBuffer) {
-      if (cmd.UserCallback || cmd.TextureId != font_texture) continue;
-      const ImVec4 clip = cmd.ClipRect;
-      for (unsigned k = 0; k + 2 < cmd.ElemCount; k += 3) {
-        const unsigned a = list.IdxBuffer[int(cmd.IdxOffset + k)] + cmd.VtxOffset;
-        const ImDrawVert& tl = list.VtxBuffer[int(a)];
-        const auto g = uvs.find({tl.uv.x, tl.uv.y});
-        if (g == uvs.end() || a + 2 >= unsigned(list.VtxBuffer.Size)) continue;
-        const ImDrawVert& br = list.VtxBuffer[int(a + 2)];
-        const bool inside = tl.pos.x >= clip.x - kTolerance && tl.pos.y >= clip.y - kTolerance &&
-                            br.pos.x <= clip.z + kTolerance && br.pos.y <= clip.w + kTolerance;
-        // Entirely outside is not "cut": the scissor hides it completely (scrolled away).
-        const bool disjoint = br.pos.x <= clip.x || tl.pos.x >= clip.z || br.pos.y <= clip.y || tl.pos.y >= clip.w;
-        if (!inside && !disjoint) {
-          if (hit.text.empty()) hit.at = tl.pos;
-          append_utf8(hit.text, g->second);
-        }
-        k += 3;  // the quad's second triangle
-      }
-    }
-    if (!hit.text.empty()) found.push_back(hit);
-  }
-  return found;
-}
-
-std::string describe(const std::vector<Clipped>& cs) {
-  std::string s;
-  for (const auto& c : cs)
-    s += "\n  in window '" + c.window + "' at (" + std::to_string(int(c.at.x)) + ", " + std::to_string(int(c.at.y)) +
-         "): \"" + c.text + "\"";
-  return s;
-}
 
 class TextClippingTest : public SessionTest {};
 
