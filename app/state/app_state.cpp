@@ -7,6 +7,7 @@
 
 #include "pe/errors.hpp"
 #include "pe/gguf_rope.hpp"
+#include "pe/hf_cache.hpp"
 #include "pe/multimodal.hpp"
 #include "state/view_names.hpp"
 
@@ -70,6 +71,13 @@ void load_gguf_file(AppState& state, const std::string& path) {
   // Throws pe::GgufError naming the key and byte offset; the state is then unchanged.
   const pe::GgufModelConfig model = pe::load_gguf_config(path);
   adopt_config_file(state, model.loaded.config, path);
+}
+
+void load_cached_model(AppState& state, const std::string& model) {
+  // Throws pe::HfCacheError listing the paths tried and the closest cached names.
+  const pe::CachedModel cached = pe::resolve_cached_model(model);
+  const pe::LoadedConfig loaded = pe::load_cached_model_config(model);
+  adopt_config_file(state, loaded.config, cached.config_path.string());
 }
 
 bool delta_axis_is_log(const AppState& s) {

@@ -102,6 +102,9 @@ void load_config_file(AppState& state, const std::string& path);
 // joins recent_configs too (load_config_file hands a ".gguf" path on to this).
 void load_gguf_file(AppState& state, const std::string& path);
 bool is_gguf_path(const std::string& path);  // ends in ".gguf", any case
+// The same for a model in the local Hugging Face hub cache, "ORG/NAME[@REVISION]" (offline;
+// pe::load_cached_model_config); its snapshot's config.json joins recent_configs.
+void load_cached_model(AppState& state, const std::string& model);
 
 // Loads a preset into state (rope config and a sensible length); throws pe::InvalidArgument.
 void apply_preset(AppState& state, const std::string& key);

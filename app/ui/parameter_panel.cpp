@@ -4,11 +4,13 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "pe/config.hpp"
+#include "pe/hf_cache.hpp"
 #include "pe/scaling.hpp"
 
 namespace app {
@@ -52,6 +54,49 @@ void preset_combo(AppState& s) {
 }
 
 // Path field, recent files and a summary of what was read; errors keep the previous config.
+// "Model": ORG/NAME from the local Hugging Face cache, completed from the cached models
+// (listed once when the field is focused, not every frame).
+void draw_model_loader(AppState& s) {
+  static std::string model;
+  static std::vector<std::string> cached;
+  static bool list_open = false;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Open").x - 2 * style.FramePadding.x -
+                          style.ItemSpacing.x);
+  const bool entered = ImGui::InputTextWithHint("##model", "model: ORG/NAME (Hugging Face cache)", &model,
+                                                ImGuiInputTextFlags_EnterReturnsTrue);
+  if (ImGui::IsItemActivated()) cached = pe::list_cached_models();
+  const bool typing = ImGui::IsItemActive();
+  if (typing) list_open = true;
+  tip(("model: a model already downloaded to the Hugging Face hub cache (" + pe::hf_hub_cache_dir().path.string() +
+       "), read offline: ORG/NAME or ORG/NAME@REVISION. Same as --model.").c_str());
+  ImGui::SameLine();
+  auto open = [&](const std::string& m) {
+    list_open = false;
+    try {
+      load_cached_model(s, m);
+    } catch (const std::exception& e) {
+      s.config_error = e.what();
+    }
+  };
+  if ((ImGui::Button("Open") || entered) && !model.empty()) open(model);
+  if (!list_open || cached.empty()) return;
+  const std::vector<std::string> matches = pe::closest_names(model, cached, 8);
+  const float rows = float(std::min<std::size_t>(matches.size(), 6));
+  bool list_hovered = false;
+  if (ImGui::BeginListBox("##model-matches", {-FLT_MIN, rows * ImGui::GetTextLineHeightWithSpacing() + style.FramePadding.y * 2})) {
+    for (const std::string& m : matches)
+      if (ImGui::Selectable(m.c_str())) {
+        model = m;
+        open(m);
+      }
+    list_hovered = ImGui::IsWindowHovered();
+    ImGui::EndListBox();
+  }
+  // Closed when focus went elsewhere (a click on the list keeps it until the pick lands).
+  if (!typing && !list_hovered) list_open = false;
+}
+
 void draw_config_loader(AppState& s) {
   static std::string path;
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -197,6 +242,7 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
   }
 
   section("Model config.json");
+  draw_model_loader(s);
   draw_config_loader(s);
 
   section("Display");
