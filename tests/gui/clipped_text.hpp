@@ -7,6 +7,7 @@
 // exactly between two words is invisible here; any other cut shows as the glyph straddling
 // the edge. Used by text_clipping_test (every view) and presenter_test (lesson slides).
 #include <imgui.h>
+#include <imgui_internal.h>  // ImGuiWindow::ScrollbarY
 
 #include <map>
 #include <string>
@@ -51,6 +52,11 @@ inline std::vector<Clipped> clipped_text(const ImDrawData& data) {
   for (int l = 0; l < data.CmdListsCount; ++l) {
     const ImDrawList& list = *data.CmdLists[l];
     Clipped hit{list._OwnerName ? list._OwnerName : "?", {}, {}};
+    // A window that scrolls vertically (the parameter panel at 2×) shows a line across its
+    // top or bottom edge whenever the scroll position falls mid-line: that is scrolling, not
+    // cut text. Across a side edge it is still cut.
+    const ImGuiWindow* owner = list._OwnerName ? ImGui::FindWindowByName(list._OwnerName) : nullptr;
+    const bool scrolls_vertically = owner && owner->ScrollbarY;
     for (const ImDrawCmd& cmd : list.CmdBuffer) {
       if (cmd.UserCallback || cmd.TextureId != font_texture) continue;
       const ImVec4 clip = cmd.ClipRect;
@@ -64,7 +70,8 @@ inline std::vector<Clipped> clipped_text(const ImDrawData& data) {
                             br.pos.x <= clip.z + kTolerance && br.pos.y <= clip.w + kTolerance;
         // Entirely outside is not "cut": the scissor hides it completely (scrolled away).
         const bool disjoint = br.pos.x <= clip.x || tl.pos.x >= clip.z || br.pos.y <= clip.y || tl.pos.y >= clip.w;
-        if (!inside && !disjoint) {
+        const bool inside_sideways = tl.pos.x >= clip.x - kTolerance && br.pos.x <= clip.z + kTolerance;
+        if (!inside && !disjoint && !(scrolls_vertically && inside_sideways)) {
           if (hit.text.empty()) hit.at = tl.pos;
           append_utf8(hit.text, g->second);
         }
