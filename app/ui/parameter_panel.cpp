@@ -63,7 +63,7 @@ void draw_model_loader(AppState& s) {
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Open").x - 2 * style.FramePadding.x -
                           style.ItemSpacing.x);
-  const bool entered = ImGui::InputTextWithHint("##model", "model: ORG/NAME (Hugging Face cache)", &model,
+  const bool entered = ImGui::InputTextWithHint("##model", "ORG/NAME (HF cache)", &model,
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::IsItemActivated()) cached = pe::list_cached_models();
   const bool typing = ImGui::IsItemActive();
@@ -241,7 +241,7 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
         "the effective base as L passes the training length (see the scaling and spectrum views).");
   }
 
-  section("Model config.json");
+  section("Model");
   draw_model_loader(s);
   draw_config_loader(s);
 
