@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pe/angle_table.hpp"
 #include "pe/rope.hpp"
 #include "pe/seed001_mix.hpp"
 #include "views/view.hpp"
@@ -24,6 +25,7 @@ struct ConventionMix {
   const char* label;        // legend
   pe::PairConvention fixed;  // the real rotation it is compared with
   Eigen::VectorXd (*apply)(const Eigen::Ref<const Eigen::VectorXd>&, double, const Eigen::ArrayXd&);
+  void (*apply_with_angles)(const pe::AngleTable&, long long, const double*, double*);  // the same, from a table row
   const char* quote;        // the seed's own lines
   const char* note;
   const char* short_note;   // when space is tight
@@ -31,7 +33,7 @@ struct ConventionMix {
 
 const ConventionMix& convention_mix(const AppState& s) {
   static const ConventionMix seed004{
-      "seed 004's mixed tables", pe::PairConvention::Interleaved, pe::apply_seed004_mixed_tables,
+      "seed 004's mixed tables", pe::PairConvention::Interleaved, pe::apply_seed004_mixed_tables, pe::seed004_mix_with_angles,
       "Seed 004's code:  emb = torch.cat((freqs, freqs), dim=-1)  …  x1 = x[..., ::2];  x2 = x[..., 1::2];  "
       "[x1 * cos[..., ::2] - x2 * sin[..., ::2],  x1 * sin[..., 1::2] + x2 * cos[..., 1::2]]",
       "Seed 004 builds its cache as cat(freqs, freqs) (half-split layout) but pairs dims (2i, 2i+1) and reads "
@@ -40,7 +42,7 @@ const ConventionMix& convention_mix(const AppState& s) {
       "consistently: interleaved pairs with repeat_interleave'd tables, or half-split pairs with rotate_half.",
       "Seed 004: half-split cache, interleaved pairs — not a rotation (SEED-ERRATA 3)."};
   static const ConventionMix seed001{
-      "seed 001's mixed tables", pe::PairConvention::HalfSplit, pe::apply_seed001_mixed_tables,
+      "seed 001's mixed tables", pe::PairConvention::HalfSplit, pe::apply_seed001_mixed_tables, pe::seed001_mix_with_angles,
       "Seed 001's code:  emb = freqs.repeat_interleave(2, dim=-1)  …  x1 = x[..., : x.shape[-1] // 2];  "
       "x2 = x[..., x.shape[-1] // 2 :];  return torch.cat([-x2, x1], dim=-1)  — its comment promises [-x1, x0, -x3, x2, …]; "
       "the code does not compute that.",
@@ -97,10 +99,22 @@ void draw_common_mistake_view(ViewContext& ctx) {
     cached_span = span;
     cached_vector = v;
     ps.clear(), ok_norm.clear(), bad_norm.clear(), deltas.clear();
+    // Every position the curves need (0 … span: the last anchor plus the largest Δ) rotated
+    // once, real and mixed, from one angle table: at d = 1024 the per-call sincos of
+    // apply_rope cost ~25 ms a frame while θ is dragged; the table ~1 ms.
+    static pe::AngleTable angles;
+    static Eigen::MatrixXd ok_rows, bad_rows;  // column p: the vector at position p
+    pe::angle_table_into(angles, inv_freq, span + 1);
+    ok_rows.resize(dim, span + 1);
+    bad_rows.resize(dim, span + 1);
+    for (long long p = 0; p <= span; ++p) {
+      pe::rotate_with_angles(angles, p, x.data(), ok_rows.col(p).data(), mix.fixed);
+      mix.apply_with_angles(angles, p, x.data(), bad_rows.col(p).data());
+    }
     for (long long p = 0; p < span; ++p) {
       ps.push_back(double(p));
-      ok_norm.push_back(pe::apply_rope(x, double(p), inv_freq, mix.fixed).norm() / norm);
-      bad_norm.push_back(mix.apply(x, double(p), inv_freq).norm() / norm);
+      ok_norm.push_back(ok_rows.col(p).norm() / norm);
+      bad_norm.push_back(bad_rows.col(p).norm() / norm);
     }
     anchors = {0, span / 3, 2 * span / 3};
     ok_score.assign(anchors.size(), {});
@@ -108,12 +122,10 @@ void draw_common_mistake_view(ViewContext& ctx) {
     const long long max_delta = std::max<long long>(span / 3, 1);
     for (long long dlt = 0; dlt <= max_delta; ++dlt) deltas.push_back(double(dlt));
     for (std::size_t a = 0; a < anchors.size(); ++a) {
-      const double m = double(anchors[a]);
-      const Eigen::VectorXd q_ok = pe::apply_rope(x, m, inv_freq, mix.fixed);
-      const Eigen::VectorXd q_bad = mix.apply(x, m, inv_freq);
-      for (double dlt : deltas) {
-        ok_score[a].push_back(q_ok.dot(pe::apply_rope(x, m + dlt, inv_freq, mix.fixed)) / double(dim));
-        bad_score[a].push_back(q_bad.dot(mix.apply(x, m + dlt, inv_freq)) / double(dim));
+      const long long m = anchors[a];
+      for (long long dlt = 0; dlt <= max_delta; ++dlt) {
+        ok_score[a].push_back(ok_rows.col(m).dot(ok_rows.col(m + dlt)) / double(dim));
+        bad_score[a].push_back(bad_rows.col(m).dot(bad_rows.col(m + dlt)) / double(dim));
       }
     }
   }

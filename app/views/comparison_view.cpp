@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "pe/method_comparison.hpp"
+#include "views/async_value.hpp"
 #include "views/view.hpp"
 #include <sstream>
 #include "pe/alibi.hpp"
@@ -145,29 +147,34 @@ void parameter_bars(const std::array<pe::MethodMeasurement, 4>& r, const pe::Met
 void draw_comparison_view(ViewContext& ctx) {
   const AppState& s = ctx.state;
   if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
-  static std::string key;
-  static std::array<pe::MethodMeasurement, 4> result;
-  static std::array<std::array<Cell, 4>, 5> cells;
-  static std::string error;
-  static pe::MethodComparisonParams params;
-  params = comparison_params(s);
+  // compare_methods runs random trials at every d: about 20 ms at d = 1024, so while θ is
+  // dragged it runs on a worker and the last table stays on screen (exports wait).
+  struct Measured {
+    std::array<pe::MethodMeasurement, 4> result;
+    std::array<std::array<Cell, 4>, 5> cells;
+    std::string error;
+  };
+  static std::map<const Derived*, AsyncValue<std::string, Measured>> slots;
+  const pe::MethodComparisonParams params = comparison_params(s);
   char key_buf[160];
   std::snprintf(key_buf, sizeof key_buf, "%lld|%lld|%.17g|%lld|%.17g|%llu", params.dim, params.max_len, params.theta, params.heads,
                 params.alibi_slope, static_cast<unsigned long long>(params.seed));
-  if (key != key_buf) {
-    key = key_buf;
+  const Measured& m = slot_for(slots, &ctx.derived).get(key_buf, ctx.exporting, [params](const std::string&) {
+    Measured fresh;
     try {
-      result = pe::compare_methods(params);
-      cells = measured_cells(result, params);
-      error.clear();
+      fresh.result = pe::compare_methods(params);
+      fresh.cells = measured_cells(fresh.result, params);
     } catch (const std::exception& e) {
-      error = e.what();
+      fresh.error = e.what();
     }
-  }
-  if (!error.empty()) {
-    ImGui::TextColored({1, 0.45f, 0.4f, 1}, "Cannot measure: %s", error.c_str());
+    return fresh;
+  });
+  if (!m.error.empty()) {
+    ImGui::TextColored({1, 0.45f, 0.4f, 1}, "Cannot measure: %s", m.error.c_str());
     return;
   }
+  const auto& result = m.result;
+  const auto& cells = m.cells;
   const ImVec4 bad(0.85f, 0.25f, 0.2f, 0.22f);
   // One property's two rows ("seeds say", "measured"), or all of them.
   auto table_rows = [&](std::size_t first, std::size_t last, bool property_column) {
