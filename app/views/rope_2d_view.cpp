@@ -5,13 +5,17 @@
 // patch; here one curve serves every query patch) side by side. Anisotropy shows where h and w get different
 // frequencies (contiguous M-RoPE); the row wrap shows in the flattened grid.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "pe/errors.hpp"
 #include "views/colormap_choice.hpp"
+#include "views/async_value.hpp"
 #include "views/multimodal_common.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"
@@ -47,17 +51,26 @@ Inputs inputs(const AppState& s, const Derived& d) {
           std::clamp<long long>(s.patch_col, 0, s.grid_cols - 1)};
 }
 
-// Scores for the state (a separate cache per call site: the view and the CSV/formula may
-// ask for different states, e.g. A and B of compare).
-void compute(Scores& c, const AppState& s, const Derived& d) {
+// Everything compute() depends on, as text: equal keys, equal scores.
+std::string scores_key(const AppState& s, const Derived& d) {
   const Inputs in = inputs(s, d);
   std::ostringstream k;
   k << d.version << '|' << pe::to_string(in.setup.scheme) << '|' << sections_text(in.setup.sections) << '|' << int(in.setup.variant)
     << '|' << in.rows << 'x' << in.cols << '|' << in.row << ',' << in.col << '|' << s.qk << '|' << s.seed << '|' << s.samples;
-  if (k.str() == c.key) return;
-  c.key = k.str();
+  return k.str();
+}
+
+// Scores for the state (a separate cache per call site: the view and the CSV/formula may
+// ask for different states, e.g. A and B of compare).
+void compute(Scores& c, const AppState& s, const Derived& d) {
+  const Inputs in = inputs(s, d);
+  std::string key = scores_key(s, d);
+  if (key == c.key) return;
+  c.key = std::move(key);
   c.error.clear();
-  ++c.version;
+  // Unique across caches: a heatmap texture is keyed by plot ID and re-uploaded on a new version.
+  static std::atomic<unsigned long long> next_version{0};
+  c.version = ++next_version;
   try {
     c.layout = scheme_layout(in.setup.scheme, in.setup, s, d);
     const std::string ck = std::to_string(c.layout.pairs()) + "|" + s.qk + "|" + std::to_string(s.seed) + "|" + std::to_string(s.samples);
@@ -110,10 +123,25 @@ void compute(Scores& c, const AppState& s, const Derived& d) {
   }
 }
 
-Scores& view_scores(const AppState& s, const Derived& d) {
-  static Scores scores;
-  compute(scores, s, d);
-  return scores;
+// The view's scores, one cache per Derived (compare's sides). Up to 128 × 128 patches they
+// are computed in the frame; larger grids (512 × 512 at d 256: ~30 ms per θ step) on a
+// worker while θ is dragged, the last grids staying on screen; exports wait.
+constexpr long long kSyncPatches = 128 * 128;
+struct ViewSlot {
+  AsyncValue<std::string, std::shared_ptr<const Scores>> value;
+  std::shared_ptr<Scores> work = std::make_shared<Scores>();  // caches reused by the one computation at a time
+  bool settling() const { return value.settling(); }
+};
+
+const Scores& view_scores(const AppState& s, const Derived& d, bool exporting) {
+  static std::map<const Derived*, ViewSlot> slots;
+  ViewSlot& slot = slot_for(slots, &d);
+  const Inputs in = inputs(s, d);
+  const bool wait = exporting || in.rows * in.cols <= kSyncPatches;
+  return *slot.value.get(scores_key(s, d), wait, [work = slot.work, s, d](const std::string&) {
+    compute(*work, s, d);
+    return std::shared_ptr<const Scores>(std::make_shared<Scores>(*work));
+  });
 }
 
 void outline(long long r, long long c, ImU32 color, bool dashed) {
@@ -270,7 +298,7 @@ void draw_rope_2d_view(ViewContext& ctx) {
   AppState& s = ctx.state;
   const Inputs in = inputs(s, ctx.derived);
   if (ctx.show_widgets()) grid_controls(s, in.setup);
-  const Scores& sc = view_scores(s, ctx.derived);
+  const Scores& sc = view_scores(s, ctx.derived, ctx.exporting);
   if (!sc.error.empty()) {
     error_text("Cannot score " + std::string(pe::to_string(in.setup.scheme)) + ": " + sc.error);
     return;
@@ -326,15 +354,29 @@ std::string rope_2d_csv(const AppState& s, const Derived& d) {
 }
 
 std::vector<std::string> rope_2d_formula(const AppState& s, const Derived& d) {
-  static Scores scores;
-  compute(scores, s, d);
+  // Four scores, each from a 2-row grid with the query at (0, 0) (the scores depend on the
+  // offsets alone), not the whole grid: the strip is drawn every frame, at 512 × 512 too.
+  static std::string coefficient_key;
+  static pe::RelativeScoreCoefficients coefficients;
   const Inputs in = inputs(s, d);
-  std::string numbers = scores.error;
-  if (scores.error.empty()) {
-    const long long down = in.row + 1 < in.rows ? in.row + 1 : in.row, right = in.col + 1 < in.cols ? in.col + 1 : in.col;
+  std::string numbers;
+  try {
+    const pe::MultiAxisLayout layout = scheme_layout(in.setup.scheme, in.setup, s, d);
+    const std::string ck = std::to_string(d.version) + "|" + sections_text(in.setup.sections) + "|" + std::to_string(layout.pairs()) + "|" +
+                           s.qk + "|" + std::to_string(s.seed) + "|" + std::to_string(s.samples);
+    if (ck != coefficient_key) {
+      coefficients = pe::multi_axis_coefficients(qk_choice(s.qk), layout, s.seed, s.samples);
+      coefficient_key = ck;
+    }
+    const long long dh = in.row + 1 < in.rows ? 1 : 0, dw = in.col + 1 < in.cols ? 1 : 0;
+    const pe::TableD grid = pe::grid_scores(coefficients, layout, 2, 2, 0, 0);
+    const pe::TableD flat = pe::flattened_grid_scores(coefficients, layout, 2, in.cols, 0, 0);
+    const double dim = double(layout.rotary_dim());
     numbers = formatted("query (%lld, %lld) of %lld × %lld, %s: below %.4f, right %.4f;  1D: below (Δp %lld) %.4f, right %.4f",
-                        in.row, in.col, in.rows, in.cols, s.qk.c_str(), scores.grid(down, in.col), scores.grid(in.row, right),
-                        (down - in.row) * in.cols, scores.flat(down, in.col), scores.flat(in.row, right));
+                        in.row, in.col, in.rows, in.cols, s.qk.c_str(), grid(dh, 0) / dim, grid(0, dw) / dim, dh * in.cols,
+                        flat(dh, 0) / dim, flat(0, dw) / dim);
+  } catch (const pe::InvalidArgument& e) {
+    numbers = e.what();
   }
   return {"s·d = Σ_t a_i + Σ_h f_i(Δh) + Σ_w f_i(Δw),  f_i(Δ) = a_i cos Δθ_i + b_i sin Δθ_i;  1D: Σ_i f_i(Δh·cols + Δw)",
           numbers};

@@ -4,6 +4,7 @@
 // score with the pair layout written out here); clicks and arrow keys; every multimodal
 // preset and awkward head sizes drawn without GL errors.
 #include <cmath>
+#include <cstdio>
 #include <functional>
 
 #include <CLI/CLI.hpp>
@@ -15,6 +16,7 @@
 #include "plot/plot.hpp"
 #include "state/session_file.hpp"
 #include "test_support.hpp"
+#include "ui/formula_strip.hpp"
 #include "views/multimodal_common.hpp"
 #include "views/view.hpp"
 
@@ -309,6 +311,42 @@ TEST(MultimodalDataTest, Rope2dScoresAreTheClosedFormOfTheLayout) {
 
 double csv_score(const std::vector<std::vector<std::string>>& rows, long long cols, long long r, long long c, int column) {
   return std::stod(rows[std::size_t(r * cols + c) + 1][std::size_t(column)]);
+}
+
+TEST(MultimodalDataTest, Rope2dFormulaNumbersAreTheGridsScores) {
+  // The strip evaluates four scores on its own (2-row grids) instead of the whole grid;
+  // they must be the grid's values below and right of the query (the query itself at an edge).
+  for (const auto& [row, col] : {std::pair{1LL, 2LL}, {2LL, 3LL}, {0LL, 0LL}}) {
+    for (const char* qk : {"random", "mean-identical"}) {
+      SCOPED_TRACE(std::string(qk) + " query " + std::to_string(row) + "," + std::to_string(col));
+      app::AppState s = with_preset("teaching", "rope-2d");
+      s.grid_rows = 3;
+      s.grid_cols = 4;
+      s.patch_row = row;
+      s.patch_col = col;
+      s.qk = qk;
+      s.seed = 9;
+      app::Derived d;
+      app::update_derived(s, d);
+      const auto lines = app::view_formula("rope-2d", s, d);
+      ASSERT_EQ(lines.size(), 2u);
+      const std::size_t at = lines[1].find(": below ");
+      ASSERT_NE(at, std::string::npos) << lines[1];
+      double below = 0, right = 0, flat_below = 0, flat_right = 0;
+      long long dp = -1;
+      ASSERT_EQ(std::sscanf(lines[1].c_str() + at, ": below %lf, right %lf;  1D: below (Δp %lld) %lf, right %lf", &below, &right, &dp,
+                            &flat_below, &flat_right),
+                5)
+          << lines[1];
+      const auto rows = csv_rows(s);
+      const long long down = std::min(row + 1, 2LL), next = std::min(col + 1, 3LL);
+      EXPECT_NEAR(below, csv_score(rows, 4, down, col, 5), 6e-5);
+      EXPECT_NEAR(right, csv_score(rows, 4, row, next, 5), 6e-5);
+      EXPECT_EQ(dp, (down - row) * 4);
+      EXPECT_NEAR(flat_below, csv_score(rows, 4, down, col, 6), 6e-5);
+      EXPECT_NEAR(flat_right, csv_score(rows, 4, row, next, 6), 6e-5);
+    }
+  }
 }
 
 TEST(MultimodalDataTest, ContiguousMRopeIsAnisotropicInterleavedIsNot) {
