@@ -442,11 +442,31 @@ void setup_axes(const AxisSpec& x, const AxisSpec& y) {
 
 void abandon_plot() { detail::g_current = nullptr; }
 
+namespace {
+
+// plot_hline's labels, over every series, each on a veil of the plot's background so it
+// reads over its own line and the curves.
+void draw_line_labels(detail::CurrentPlot& c) {
+  using namespace detail;
+  if (c.line_labels.empty()) return;
+  c.draw->PushClipRect(c.rect.Min, c.rect.Max, true);
+  const ImU32 veil = (theme().plot_bg & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 200) & IM_COL32_A_MASK);
+  for (const auto& l : c.line_labels) {
+    c.draw->AddRectFilled(ImVec2(l.rect.Min.x - em() * 0.15f, l.rect.Min.y), ImVec2(l.rect.Max.x + em() * 0.15f, l.rect.Max.y), veil,
+                          em() * 0.2f);
+    c.draw->AddText(l.rect.Min, l.color, l.text.c_str());
+  }
+  c.draw->PopClipRect();
+}
+
+}  // namespace
+
 void end_plot() {
   using namespace detail;
   CurrentPlot& c = current();
   ensure_axes();
   draw_axes(c);
+  draw_line_labels(c);
   draw_legend(c);
   draw_hover(c);
   update_fit(c.state->x, c.x_spec.scale);

@@ -251,7 +251,20 @@ void plot_hline(const char* label, double y, const LineStyle& style) {
     const ImVec2 size = text_size(text);
     float ty = py - size.y - em() * 0.15f;
     if (ty < c.rect.Min.y) ty = py + em() * 0.15f;
-    c.draw->AddText(ImVec2(c.rect.Min.x + em() * 0.4f, ty), color, text.c_str());
+    // Thresholds close in value (Llama 3's L_orig / high_freq_factor, / low_freq_factor and
+    // L_orig in a short plot) would print their labels over each other: a label that meets
+    // an earlier one moves right of it, as long as it still fits the plot.
+    float tx = c.rect.Min.x + em() * 0.4f;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const auto& placed : c.line_labels)
+        if (ImRect(ImVec2(tx, ty), ImVec2(tx + size.x, ty + size.y)).Overlaps(placed.rect)) {
+          tx = placed.rect.Max.x + em();
+          moved = true;
+        }
+    }
+    if (tx + size.x > c.rect.Max.x) tx = c.rect.Min.x + em() * 0.4f;
+    c.line_labels.push_back({ImRect(ImVec2(tx, ty), ImVec2(tx + size.x, ty + size.y)), color, text});
   }
 }
 

@@ -62,6 +62,14 @@ struct CurrentPlot {
   int next_color = 0;
   std::vector<LegendEntry> legend;
   std::vector<HoverLine> hover_lines;
+  // Labels of plot_hline: placed when the line is drawn (a later one moves aside), drawn by
+  // end_plot above every line so no line crosses a label.
+  struct LineLabel {
+    ImRect rect;
+    ImU32 color;
+    std::string text;
+  };
+  std::vector<LineLabel> line_labels;
   bool hovered = false;   // mouse over the data area, no drag in progress elsewhere
   bool frame_hovered = false, held = false;  // from ImGui's ButtonBehavior on the frame
   ImVec2 mouse{0, 0};

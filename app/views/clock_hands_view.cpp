@@ -15,6 +15,12 @@
 #include "views/view_csv.hpp"
 
 namespace app {
+
+namespace {
+constexpr const char* kHandsNote =
+    "x' = x·cos(pθ_i) − y·sin(pθ_i), y' = x·sin(pθ_i) + y·cos(pθ_i). Pair 0 turns 57.3° per position at any θ; "
+    "seed 000's \"30° per position\" is only an illustration. The hand's length never changes.";
+}  // namespace
 namespace {
 
 // Up to `count` pairs spread over the spectrum, always including the selected one.
@@ -54,20 +60,23 @@ void draw_clock_hands_view(ViewContext& ctx) {
   if (ctx.show_widgets()) {
     if (ImGui::Button(s.playing ? "Pause" : "Play")) s.playing = !s.playing;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Animate the position p: every hand turns at its own speed θ_i.");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
+    // The row wraps where it would run past a narrow (portrait, projector-scale) window.
+    const float slider_w = 160.0f * plot::pixel_scale();
+    same_line_if_fits(slider_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("positions / s").x);
+    ImGui::SetNextItemWidth(slider_w);
     float speed = float(s.play_speed);
     if (ImGui::SliderFloat("positions / s", &speed, 0.1f, 50.0f, "%.1f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
       s.play_speed = speed;
-    ImGui::SameLine();
+    same_line_if_fits(button_width("p = 0"));
     if (ImGui::Button("p = 0")) s.position = 0;
-    ImGui::SameLine();
+    same_line_if_fits(button_width("p − 1"));
     if (ImGui::Button("p − 1") && s.position > 0) --s.position;
-    ImGui::SameLine();
+    same_line_if_fits(button_width("p + 1"));
     if (ImGui::Button("p + 1") && s.position + 1 < s.length) ++s.position;
-    ImGui::SameLine();
-    ImGui::Text("p = %lld", s.position);
-    ImGui::SameLine();
+    const std::string p_text = "p = " + std::to_string(s.position);
+    same_line_if_fits(ImGui::CalcTextSize(p_text.c_str()).x);
+    ImGui::TextUnformatted(p_text.c_str());
+    same_line_if_fits(button_width("Seed 001 example"));
     if (ImGui::Button("Seed 001 example")) {
       // d = 4, p = 1, θ = 10000, q = [0.8, 0.3, −0.5, 0.2], interleaved pairs.
       s.rope = pe::load_preset(pe::kTeachingPreset);
@@ -99,12 +108,24 @@ void draw_clock_hands_view(ViewContext& ctx) {
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
   const bool roomy = ImGui::GetContentRegionAvail().y > 28.0f * line_h;
   const std::vector<long long> shown = pairs_to_show(pairs, s.pair, roomy ? 8 : 4);
-  const int columns = 4;
-  const int rows = int((shown.size() + columns - 1) / columns);
-  const float table_h = line_h * float(shown.size() + 3);
+  // Four dials a row in a wide window; in a tall one (portrait) fewer, larger dials a row.
+  // What goes under the dials: the table (header + a row per dial, cell padding and
+  // borders included) and the note.
+  const float row_h = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y + 1.0f;
+  const float table_h = row_h * float(shown.size() + 1) + ImGui::GetStyle().ItemSpacing.y + teaching_note_height(kHandsNote);
   const float avail_h = ImGui::GetContentRegionAvail().y - table_h;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float cell = std::max(80.0f, std::min((ctx.size.x - spacing * (columns - 1)) / columns, avail_h / float(rows) - 4.0f));
+  int columns = 4;
+  float cell = 0.0f;
+  for (const int c : {4, 2}) {
+    const int r = int((shown.size() + std::size_t(c) - 1) / std::size_t(c));
+    const float side = std::min((ctx.size.x - spacing * float(c - 1)) / float(c), avail_h / float(r) - 4.0f);
+    if (side > cell * 1.15f) {  // a clearly larger dial, else keep the wider row
+      cell = side;
+      columns = c;
+    }
+  }
+  cell = std::max(80.0f, cell);
 
   for (std::size_t n = 0; n < shown.size(); ++n) {
     const long long i = shown[n];
@@ -125,8 +146,9 @@ void draw_clock_hands_view(ViewContext& ctx) {
       plot::plot_circle("circle", radius, {.color = IM_COL32(128, 128, 128, 110), .thickness = 1.0f, .in_legend = false});
       plot::plot_arrow(0, 0, x0, y0, IM_COL32(150, 150, 150, 150), 2.0f);
       plot::plot_arrow(0, 0, x1, y1, i == s.pair ? IM_COL32(240, 110, 40, 255) : IM_COL32(70, 140, 230, 255), 3.5f);
-      // Labels inside the small dial: the long form when it fits, else the bare number.
-      const float room = cell * 0.8f;
+      // Labels inside the small dial: the long form when it fits, else the bare number. The
+      // room is the data area's width (the axis ticks take part of the cell).
+      const float room = (plot::to_pixels(r, 0).x - plot::to_pixels(-r * 0.95, 0).x) * 0.98f;
       char label[96];
       std::snprintf(label, sizeof label, "|pair| = %.3f", std::hypot(x1, y1));
       if (ImGui::CalcTextSize(label).x > room) std::snprintf(label, sizeof label, "%.3f", std::hypot(x1, y1));
@@ -140,13 +162,16 @@ void draw_clock_hands_view(ViewContext& ctx) {
   }
 
   // Step-by-step numbers (seed 001's worked example is pairs 0 and 1 at d = 4, p = 1).
-  // All nine columns when they fit; at projector scales the six a student needs.
-  const bool full = ctx.size.x > 60.0f * ImGui::GetFontSize();
-  const int table_columns = full ? 9 : 6;
+  // All nine columns when they fit; at projector scales the six a student needs; in a
+  // narrow (portrait) window five, fewer decimals (the dials show |pair|).
+  const float em = ImGui::GetFontSize();
+  const int level = ctx.size.x > 60.0f * em ? 2 : ctx.size.x > 40.0f * em ? 1 : 0;
+  const int table_columns = level == 2 ? 9 : level == 1 ? 6 : 5;
   if (ImGui::BeginTable("##hand-numbers", table_columns, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     for (const char* h : {"pair i", "θ_i (rad/pos)", "angle p·θ_i (rad)", "angle (°)", "cos", "sin", "(x, y) at p = 0", "(x', y') at p", "|pair|"}) {
       const std::string header = h;
-      if (!full && (header.starts_with("θ_i") || header.starts_with("angle p") || header.starts_with("(x, y)"))) continue;
+      if (level < 2 && (header.starts_with("θ_i") || header.starts_with("angle p") || header.starts_with("(x, y)"))) continue;
+      if (level < 1 && header == "|pair|") continue;
       ImGui::TableSetupColumn(h);
     }
     ImGui::TableHeadersRow();
@@ -155,14 +180,14 @@ void draw_clock_hands_view(ViewContext& ctx) {
       const double angle = double(s.position) * inv_freq[i];
       ImGui::TableNextRow();
       ImGui::TableNextColumn(); ImGui::Text("%lld", i);
-      if (full) { ImGui::TableNextColumn(); ImGui::Text("%.6g", inv_freq[i]); }
-      if (full) { ImGui::TableNextColumn(); ImGui::Text("%.6g", angle); }
+      if (level == 2) { ImGui::TableNextColumn(); ImGui::Text("%.6g", inv_freq[i]); }
+      if (level == 2) { ImGui::TableNextColumn(); ImGui::Text("%.6g", angle); }
       ImGui::TableNextColumn(); ImGui::Text("%.3f", angle * 180.0 / std::numbers::pi);
-      ImGui::TableNextColumn(); ImGui::Text("%.5f", std::cos(angle));
-      ImGui::TableNextColumn(); ImGui::Text("%.5f", std::sin(angle));
-      if (full) { ImGui::TableNextColumn(); ImGui::Text("(%.3f, %.3f)", x[d0], x[d1]); }
-      ImGui::TableNextColumn(); ImGui::Text("(%.5f, %.5f)", rotated[d0], rotated[d1]);
-      ImGui::TableNextColumn(); ImGui::Text("%.5f", std::hypot(rotated[d0], rotated[d1]));
+      ImGui::TableNextColumn(); ImGui::Text(level ? "%.5f" : "%.4f", std::cos(angle));
+      ImGui::TableNextColumn(); ImGui::Text(level ? "%.5f" : "%.4f", std::sin(angle));
+      if (level == 2) { ImGui::TableNextColumn(); ImGui::Text("(%.3f, %.3f)", x[d0], x[d1]); }
+      ImGui::TableNextColumn(); ImGui::Text(level ? "(%.5f, %.5f)" : "(%.3f, %.3f)", rotated[d0], rotated[d1]);
+      if (level >= 1) { ImGui::TableNextColumn(); ImGui::Text("%.5f", std::hypot(rotated[d0], rotated[d1])); }
     }
     ImGui::EndTable();
   }
@@ -172,8 +197,7 @@ void draw_clock_hands_view(ViewContext& ctx) {
                 "to 3 decimals before multiplying.",
                 rotated[0], rotated[1], rotated[2], rotated[3]);
   }
-  teaching_note("x' = x·cos(pθ_i) − y·sin(pθ_i), y' = x·sin(pθ_i) + y·cos(pθ_i). Pair 0 turns 57.3° per position at any θ; "
-                "seed 000's \"30° per position\" is only an illustration. The hand's length never changes.");
+  teaching_note(kHandsNote);
 }
 
 namespace {

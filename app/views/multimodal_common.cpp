@@ -199,13 +199,6 @@ ImU32 text_color_on(ImU32 background) {
   return luminance > 0.5f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
 }
 
-void same_line_if_fits(float width) {
-  const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float right = ImGui::GetItemRectMax().x + spacing + width;
-  const float limit = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  if (right <= limit) ImGui::SameLine();
-}
-
 std::string fitting_note(const std::vector<std::string>& versions, float budget) {
   for (const std::string& v : versions)
     if (!v.empty() && teaching_note_height(v.c_str()) <= budget) return v;

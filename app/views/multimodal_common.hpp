@@ -57,8 +57,6 @@ void fill_cells(const char* label, const std::vector<Cell>& cells, ImU32 color, 
 bool centred_label(double x, double y, const char* text, ImU32 color, float max_width_px);
 // Black or white, whichever reads on `background`.
 ImU32 text_color_on(ImU32 background);
-// Starts a new line unless a widget of `width` still fits after the previous one.
-void same_line_if_fits(float width);
 // The first of `versions` (longest first) whose height as a teaching note fits `budget`
 // pixels; "" when none does. Projector scales get the short ones, not squashed plots.
 std::string fitting_note(const std::vector<std::string>& versions, float budget);

@@ -31,12 +31,6 @@ struct ScoreCache {
 
 std::string theta_text(double theta) { return pe::short_number(theta); }
 
-// Continues the row when an item `width` wide still fits, else starts a new line.
-void same_line_if_fits(float width) {
-  const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
-  if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
-}
-float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
 
 bool theta_input(const char* label, double& value, const char* tooltip) {
   ImGui::SetNextItemWidth(8.0f * ImGui::GetFontSize());

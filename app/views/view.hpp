@@ -72,6 +72,10 @@ void teaching_note(const char* text);          // a boxed "why" note under a plo
 // Height the note takes when wrapped to the remaining width (reserve it before the plots
 // above, so the note is never cut at projector scales).
 float teaching_note_height(const char* text);
+// Continues the row when an item `width` wide still fits, else starts a new line (button
+// rows that wrap in narrow or portrait windows at projector scales).
+void same_line_if_fits(float width);
+float button_width(const char* label);  // a button's width with the current font and padding
 ImVec2 split_height(ImVec2 size, float top_fraction);  // size of the top part
 // 0, 1, ..., n−1 as plot x values (pair or head indices).
 std::vector<double> index_axis(long long n);

@@ -112,4 +112,11 @@ void plot_sinusoid_curve(const char* label, double freq, bool cosine, long long 
   plot::plot_shaded(label, xs, lo, hi, band);
 }
 
+void same_line_if_fits(float width) {
+  const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+  if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
+
 }  // namespace app

@@ -115,12 +115,6 @@ void cell(const std::string& text, bool wrap = false) {
     ImGui::TextUnformatted(text.c_str());
 }
 
-// Continues the row when an item `width` wide still fits, else starts a new line.
-void same_line_if_fits(float width) {
-  const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
-  if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
-}
-float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
 float labelled_width(float field, const char* label) {
   return field + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
 }
