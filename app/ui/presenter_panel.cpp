@@ -72,30 +72,38 @@ void draw_slide_panel(const Presenter& presenter, ImVec2 size) {
     ImGui::ProgressBar(float(presenter.animation_progress()), {width, 0}, label.c_str());
   }
   ImGui::Separator();
-  // The text scrolls when a slide has more than fits. Notes, when shown, go under the text
-  // in a tall panel (beside the view) and beside it in a wide one (under the view).
+  // A slide with more text than fits shrinks it (to 75 %, as presentation programs do)
+  // before it scrolls. Notes, when shown, go under the text in a tall panel (beside the
+  // view) and beside it in a wide one (under the view).
   const float hint_h = ImGui::GetTextLineHeightWithSpacing() + style.ItemSpacing.y;
   const float text_h = std::max(ImGui::GetContentRegionAvail().y - hint_h, 1.0f);
   const bool notes = presenter.notes_shown();
   const ImVec2 panel = ImGui::GetWindowSize();
   const bool notes_beside = panel.x > panel.y * 1.5f;
-  // Under the text, the notes get what the slide's text leaves (as measured last frame), at
-  // least a quarter: the slide, not the notes, is what the room reads.
-  static float text_content_h = 0;
-  const float stacked_h = std::clamp(text_content_h + style.WindowPadding.y, text_h * 0.4f, text_h * 0.75f);
+  const float body_w = (notes && notes_beside ? width * 0.6f : width) - style.ScrollbarSize;
+  // Under the text, the notes get what the slide's text leaves, at least a quarter: the
+  // slide, not the notes, is what the room reads.
+  const float body_room = notes && !notes_beside ? text_h * 0.75f : text_h;
+  const float body_scale = fitting_text_scale(slide.body, body_w, body_room);
+  const float body_h = text_blocks_height(slide.body, body_w, body_scale);
+  const float stacked_h = std::clamp(body_h + style.WindowPadding.y, text_h * 0.4f, text_h * 0.75f);
   const ImVec2 text_size = !notes ? ImVec2(0, text_h)
                            : notes_beside ? ImVec2(width * 0.6f, text_h)
                                           : ImVec2(0, stacked_h);
   ImGui::BeginChild("##slide-text", text_size, false);
-  draw_text_blocks(slide.body, ImGui::GetContentRegionAvail().x - style.ScrollbarSize);
-  text_content_h = ImGui::GetCursorPosY();
+  draw_text_blocks(slide.body, ImGui::GetContentRegionAvail().x - style.ScrollbarSize, body_scale);
   ImGui::EndChild();
   if (notes) {
     if (notes_beside) ImGui::SameLine();
     ImGui::BeginChild("##notes", {0, notes_beside ? text_h : std::max(ImGui::GetContentRegionAvail().y - hint_h, 1.0f)}, true);
     ImGui::TextDisabled("Speaker notes (S hides)");
-    if (slide.notes.empty()) ImGui::TextDisabled("(none for this slide)");
-    else draw_text_blocks(slide.notes, ImGui::GetContentRegionAvail().x - style.ScrollbarSize);
+    if (slide.notes.empty()) {
+      ImGui::TextDisabled("(none for this slide)");
+    } else {
+      const float notes_w = ImGui::GetContentRegionAvail().x - style.ScrollbarSize;
+      const float notes_room = ImGui::GetContentRegionAvail().y - style.WindowPadding.y;
+      draw_text_blocks(slide.notes, notes_w, fitting_text_scale(slide.notes, notes_w, notes_room));
+    }
     ImGui::EndChild();
   }
   // The keys, as short as fits: a lecturer new to the mode finds them here.

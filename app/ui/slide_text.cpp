@@ -20,7 +20,19 @@ struct Run {
   const pe::TextSpan* span = nullptr;
 };
 
-float font_size(const ImFont* font) { return font->FontSize * ImGui::GetIO().FontGlobalScale; }
+// The slide's own scale (shrink to fit, 1 = the fonts' size) and whether this pass draws or
+// only measures: both set by the public functions for one layout pass.
+float g_scale = 1.0f;
+bool g_draw = true;
+float g_measured_y = 0.0f;  // the layout height so far when only measuring
+
+float font_size(const ImFont* font) { return font->FontSize * ImGui::GetIO().FontGlobalScale * g_scale; }
+
+// ImGui::Dummy, or its height (and the item spacing after it) when measuring.
+void advance(ImVec2 size) {
+  if (g_draw) ImGui::Dummy(size);
+  else g_measured_y += size.y + ImGui::GetStyle().ItemSpacing.y;
+}
 
 float text_width(ImFont* font, std::string_view s) {
   return font->CalcTextSizeA(font_size(font), FLT_MAX, 0.0f, s.data(), s.data() + s.size()).x;
@@ -96,6 +108,10 @@ void draw_lines(const std::vector<std::vector<Run>>& lines, float indent, float 
   for (const auto& line : lines) {
     float h = min_line_height;
     for (const Run& r : line) h = std::max(h, r.size);
+    if (!g_draw) {
+      advance({width, h});
+      continue;
+    }
     const ImVec2 at = ImGui::GetCursorScreenPos();
     for (std::size_t k = 0; k < line.size(); ++k) {
       const Run& r = line[k];
@@ -111,16 +127,49 @@ void draw_lines(const std::vector<std::vector<Run>>& lines, float indent, float 
       if (link && !visible.empty())
         dl->AddLine({p.x, p.y + r.size}, {p.x + text_width(r.font, visible), p.y + r.size}, link_colour());
     }
-    ImGui::Dummy({width, h});
+    advance({width, h});
   }
 }
 
+void layout_text_blocks(const std::vector<pe::TextBlock>& blocks, float width);
+
 }  // namespace
 
-void draw_text_blocks(const std::vector<pe::TextBlock>& blocks, float width) {
+void draw_text_blocks(const std::vector<pe::TextBlock>& blocks, float width, float scale) {
+  g_scale = scale;
+  g_draw = true;
+  layout_text_blocks(blocks, width);
+  g_scale = 1.0f;
+}
+
+float text_blocks_height(const std::vector<pe::TextBlock>& blocks, float width, float scale) {
+  g_scale = scale;
+  g_draw = false;
+  g_measured_y = 0.0f;
+  layout_text_blocks(blocks, width);
+  g_draw = true;
+  g_scale = 1.0f;
+  return g_measured_y;
+}
+
+float fitting_text_scale(const std::vector<pe::TextBlock>& blocks, float width, float height, float min_scale) {
+  if (text_blocks_height(blocks, width, 1.0f) <= height) return 1.0f;
+  if (text_blocks_height(blocks, width, min_scale) > height) return min_scale;
+  // The height falls as the scale does (lines get shorter and fewer): bisect to 1 %.
+  float lo = min_scale, hi = 1.0f;
+  while (hi - lo > 0.01f) {
+    const float mid = 0.5f * (lo + hi);
+    (text_blocks_height(blocks, width, mid) <= height ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+namespace {
+
+void layout_text_blocks(const std::vector<pe::TextBlock>& blocks, float width) {
   const TextFonts& fonts = text_fonts();
   if (!fonts.regular) return;
-  const float em = ImGui::GetFontSize();
+  const float em = ImGui::GetFontSize() * g_scale;
   const float indent_step = 1.5f * em;
   // Lines of a paragraph at the font's own spacing, not ImGui's item spacing.
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {ImGui::GetStyle().ItemSpacing.x, em * 0.15f});
@@ -129,12 +178,12 @@ void draw_text_blocks(const std::vector<pe::TextBlock>& blocks, float width) {
   for (const pe::TextBlock& b : blocks) {
     // Paragraph spacing: half a line between blocks, a full line above headings; list
     // items of one list sit closer.
-    if (!first) ImGui::Dummy({1, b.kind == pe::BlockKind::Heading ? em * 0.6f : (b.kind == pe::BlockKind::ListItem ? 0.0f : em * 0.35f)});
+    if (!first) advance({1, b.kind == pe::BlockKind::Heading ? em * 0.6f : (b.kind == pe::BlockKind::ListItem ? 0.0f : em * 0.35f)});
     first = false;
     const float quote = b.quote ? em : 0.0f;
     const float indent = quote + indent_step * float(b.depth);
     const float avail = std::max(em * 4, width - indent);
-    const ImVec2 top = ImGui::GetCursorScreenPos();
+    const ImVec2 top = g_draw ? ImGui::GetCursorScreenPos() : ImVec2(0, 0);
     switch (b.kind) {
       case pe::BlockKind::Heading: {
         ImFont* font = b.level <= 2 ? fonts.heading : fonts.bold;
@@ -147,8 +196,9 @@ void draw_text_blocks(const std::vector<pe::TextBlock>& blocks, float width) {
       case pe::BlockKind::ListItem: {
         const std::string marker = b.ordered ? std::to_string(b.number) + "." : "\xE2\x80\xA2";  // •
         const float marker_x = indent - indent_step + (indent_step - text_width(fonts.regular, marker)) * 0.5f;
-        ImGui::GetWindowDrawList()->AddText(fonts.regular, font_size(fonts.regular), {top.x + marker_x, top.y},
-                                            ImGui::GetColorU32(ImGuiCol_Text), marker.c_str());
+        if (g_draw)
+          ImGui::GetWindowDrawList()->AddText(fonts.regular, font_size(fonts.regular), {top.x + marker_x, top.y},
+                                              ImGui::GetColorU32(ImGuiCol_Text), marker.c_str());
         draw_lines(wrap(b.spans, fonts.regular, avail), indent, width, em);
         break;
       }
@@ -156,9 +206,10 @@ void draw_text_blocks(const std::vector<pe::TextBlock>& blocks, float width) {
         // Code keeps its lines; the box is drawn first, under the text.
         const auto lines = wrap(b.spans, fonts.mono, avail - 2 * style.FramePadding.x);
         const float h = float(lines.size()) * font_size(fonts.mono) + 2 * style.FramePadding.y;
-        ImGui::GetWindowDrawList()->AddRectFilled({top.x + indent, top.y}, {top.x + indent + avail, top.y + h},
-                                                  ImGui::GetColorU32(ImGuiCol_Text, 0.07f), style.FrameRounding);
-        ImGui::Dummy({1, style.FramePadding.y});
+        if (g_draw)
+          ImGui::GetWindowDrawList()->AddRectFilled({top.x + indent, top.y}, {top.x + indent + avail, top.y + h},
+                                                    ImGui::GetColorU32(ImGuiCol_Text, 0.07f), style.FrameRounding);
+        advance({1, style.FramePadding.y});
         std::vector<std::vector<Run>> plain = lines;
         for (auto& line : plain)
           for (Run& r : line) {
@@ -166,15 +217,16 @@ void draw_text_blocks(const std::vector<pe::TextBlock>& blocks, float width) {
             r.span = &kPlain;
           }
         draw_lines(plain, indent + style.FramePadding.x, width, font_size(fonts.mono));
-        ImGui::Dummy({1, style.FramePadding.y});
+        advance({1, style.FramePadding.y});
         break;
       }
       case pe::BlockKind::Rule:
-        ImGui::Dummy({1, em * 0.3f});
-        ImGui::Separator();
+        advance({1, em * 0.3f});
+        if (g_draw) ImGui::Separator();
+        else g_measured_y += 1.0f + style.ItemSpacing.y;
         break;
     }
-    if (b.quote) {
+    if (b.quote && g_draw) {
       const float bottom = ImGui::GetCursorScreenPos().y - style.ItemSpacing.y;
       ImGui::GetWindowDrawList()->AddRectFilled({top.x, top.y}, {top.x + em * 0.25f, bottom},
                                                 ImGui::GetColorU32(ImGuiCol_Separator));
@@ -182,5 +234,7 @@ void draw_text_blocks(const std::vector<pe::TextBlock>& blocks, float width) {
   }
   ImGui::PopStyleVar();
 }
+
+}  // namespace
 
 }  // namespace app

@@ -10,7 +10,13 @@
 namespace app {
 
 // Draws the blocks at the cursor of the current window, `width` wide, and advances the
-// cursor past them (so a scrolling child scrolls over them).
-void draw_text_blocks(const std::vector<pe::TextBlock>& blocks, float width);
+// cursor past them (so a scrolling child scrolls over them). `scale` shrinks the text
+// (fonts and spacing) to fit a panel.
+void draw_text_blocks(const std::vector<pe::TextBlock>& blocks, float width, float scale = 1.0f);
+// The height draw_text_blocks takes, without drawing.
+float text_blocks_height(const std::vector<pe::TextBlock>& blocks, float width, float scale = 1.0f);
+// The largest scale in [min_scale, 1] at which the blocks fit `height` (min_scale when none
+// does: the panel then scrolls).
+float fitting_text_scale(const std::vector<pe::TextBlock>& blocks, float width, float height, float min_scale = 0.75f);
 
 }  // namespace app

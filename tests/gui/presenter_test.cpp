@@ -8,6 +8,8 @@
 #include <cmath>
 
 #include "clipped_text.hpp"
+
+#include <imgui_internal.h>
 #include "test_support.hpp"
 #include "export/lesson_validation.hpp"
 #include "ui/file_actions.hpp"
@@ -255,8 +257,8 @@ TEST_F(PresenterTest, PlayThroughAt2xRendersEverySlideWithoutCutTextOrGlErrors) 
 
 // The lessons pe-viz ships (assets/lessons/*.md, embedded by export/builtin_lessons), each
 // played slide by slide on a 2× 1920×1080 projector: no GL error, no glyph of the slide
-// panel cut off. (The views' own text is text_clipping_test's.) Notes off, as in front of a
-// room: with them on, the longest slides scroll at 2×.
+// panel cut off (the views' own text is text_clipping_test's), and with the notes off and on
+// the slide's text fits its panel without scrolling (it shrinks to fit, at most to 75 %).
 TEST_F(PresenterTest, EveryShippedLessonPlaysThroughAt2x) {
   const fs::path dir = fs::path(PE_SOURCE_DIR) / "assets" / "lessons";
   std::vector<fs::path> files;
@@ -286,6 +288,22 @@ TEST_F(PresenterTest, EveryShippedLessonPlaysThroughAt2x) {
       EXPECT_TRUE(cut.empty()) << "slide text cut off:" << describe(cut);
       const auto errors = render::drain_gl_errors();
       EXPECT_TRUE(errors.empty()) << errors.size() << " GL errors, first: " << (errors.empty() ? "" : errors[0]);
+      for (const bool notes : {false, true}) {
+        if (p.notes_shown() != notes) p.toggle_notes();
+        app::FrameOptions o;
+        o.status = &status;
+        o.presenter = &p;
+        session().frame(now, o);  // ImGui sizes scrolling from the frame before: two frames
+        session().frame(now, o);
+        int found = 0;
+        for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+          if (w->Active && std::string(w->Name).find("##slide-text") != std::string::npos) {
+            ++found;
+            EXPECT_LE(w->ScrollMax.y, 0.0f) << "the slide's text scrolls (notes " << (notes ? "on" : "off") << ")";
+          }
+        EXPECT_EQ(found, 1);
+      }
+      if (p.notes_shown()) p.toggle_notes();
     }
   }
   session().window().set_size(kWindowWidth, kWindowHeight);
