@@ -11,17 +11,13 @@
 
 #include "pe/config.hpp"
 #include "pe/errors.hpp"
+#include "pe/hf_cache.hpp"
+#include "pe/inspection_text.hpp"
 
 namespace app {
 namespace {
 
 using json = nlohmann::json;
-
-// Integral values in plain digits ("500000", not to_chars' shorter "5e+05"), others shortest round-trip.
-std::string num(double v) {
-  if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e15) return std::to_string(static_cast<long long>(v));
-  return pe::format_double(v);
-}
 
 // Four significant digits for the table; the JSON keeps every digit.
 std::string short_num(double v) {
@@ -32,44 +28,6 @@ std::string short_num(double v) {
 
 long long comparison_length(const pe::InspectedConfig& in, const InspectOptions& o) {
   return o.length > 0 ? o.length : in.loaded.config.max_position_embeddings;
-}
-
-std::string scaling_summary(const pe::RopeConfig& c) {
-  const pe::RopeScaling& s = c.scaling;
-  std::string out = pe::to_string(s.type);
-  switch (s.type) {
-    case pe::RopeType::Default: break;
-    case pe::RopeType::Linear:
-    case pe::RopeType::NtkAware:
-    case pe::RopeType::Dynamic: out += " factor " + num(s.factor); break;
-    case pe::RopeType::Yarn:
-      out += " factor " + num(s.factor) + ", L_orig " + std::to_string(c.original_max_position_embeddings()) +
-             ", beta_fast " + num(s.beta_fast) + ", beta_slow " + num(s.beta_slow);
-      if (s.mscale) out += ", mscale " + num(*s.mscale);
-      if (s.mscale_all_dim) out += ", mscale_all_dim " + num(*s.mscale_all_dim);
-      if (s.attention_factor) out += ", attention_factor " + num(*s.attention_factor);
-      if (!s.truncate) out += ", truncate false";
-      break;
-    case pe::RopeType::Llama3:
-      out += " factor " + num(s.factor) + ", low_freq_factor " + num(s.low_freq_factor) + ", high_freq_factor " +
-             num(s.high_freq_factor) + ", L_orig " + std::to_string(c.original_max_position_embeddings());
-      break;
-    case pe::RopeType::LongRope:
-      out += " " + std::to_string(s.short_factor.size()) + " short / " + std::to_string(s.long_factor.size()) +
-             " long factors, L_orig " + std::to_string(c.original_max_position_embeddings());
-      if (s.attention_factor) out += ", attention_factor " + num(*s.attention_factor);
-      break;
-  }
-  return out;
-}
-
-std::string layer_line(const pe::LayerRow& r) {
-  std::string out = r.attention;
-  if (r.window > 0) out += " (window " + std::to_string(r.window) + ")";
-  if (!r.rotary) return out + ", no positional encoding (NoPE)";
-  out += ", RoPE θ " + num(r.theta) + ", " + pe::to_string(r.scaling);
-  out += ", " + std::to_string(r.rotary_dims) + " of " + std::to_string(r.qk_dims) + " q/k dims rotate";
-  return out;
 }
 
 std::string ranges_brief(const std::vector<long long>& layers) {
@@ -105,10 +63,10 @@ std::string inspection_text(const pe::InspectedConfig& in, const InspectOptions&
   if (!c.title.empty()) out << "  " << c.title << "\n";
   if (in.valid) {
     out << "\nConfiguration\n";
-    out << "  theta " << num(c.theta) << ", head_dim " << c.head_dim << ", rotary_dim " << c.rotary_dim()
+    out << "  theta " << pe::plain_number(c.theta) << ", head_dim " << c.head_dim << ", rotary_dim " << c.rotary_dim()
         << ", max_position_embeddings " << c.max_position_embeddings << ", pairs " << pe::to_string(c.convention)
         << "\n";
-    out << "  scaling " << scaling_summary(c) << "\n";
+    out << "  scaling " << pe::describe_scaling(c) << "\n";
   }
   int warnings = 0, errors = 0, infos = 0;
   for (const auto& d : in.loaded.diagnostics) {
@@ -130,10 +88,10 @@ std::string inspection_text(const pe::InspectedConfig& in, const InspectOptions&
   out << "\nLayers (" << in.plan.rows.size() << ")\n";
   for (const auto& d : in.plan.notes) out << "  note: " << (d.key.empty() ? "" : d.key + ": ") << d.message << "\n";
   if (o.all_layers) {
-    for (const auto& r : in.plan.rows) out << "  " << r.index << "  " << layer_line(r) << "\n";
+    for (const auto& r : in.plan.rows) out << "  " << r.index << "  " << pe::describe_layer(r) << "\n";
   } else {
     for (const auto& g : in.plan.groups())
-      out << "  " << g.layers.size() << " × layers " << ranges_brief(g.layers) << ": " << layer_line(g.row) << "\n";
+      out << "  " << g.layers.size() << " × layers " << ranges_brief(g.layers) << ": " << pe::describe_layer(g.row) << "\n";
   }
 
   const long long length = comparison_length(in, o);
@@ -222,9 +180,59 @@ std::string inspection_json(const pe::InspectedConfig& in, const InspectOptions&
   return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
-int print_inspection(const pe::InspectedConfig& in, const InspectOptions& o, std::ostream& out, std::ostream& err) {
+std::string source_sections_text(const ModelInspection& m) {
+  std::ostringstream out;
+  if (m.gguf) {
+    out << "\nGGUF header (" << m.gguf->architecture << ", llama.cpp rope mode " << pe::to_string(m.gguf->rope_mode) << ")\n";
+    for (const auto& e : m.gguf->positional) out << "  " << e.key << " (" << e.type << ") = " << e.preview << "\n";
+  }
+  if (m.conversion) {
+    const pe::ConversionConventions& c = *m.conversion;
+    out << "\nConversion from " << m.conversion_config << "\n";
+    out << "  checkpoint pairs " << pe::to_string(c.hf) << ", llama.cpp pairs "
+        << (c.gguf ? pe::to_string(*c.gguf) : "unknown") << " (rope mode " << pe::to_string(c.rope_mode) << ")\n";
+    out << "  q/k rows " << (c.qk_permuted ? "permuted by the converter (convert_hf_to_gguf.py LlamaModel.permute)" : "not permuted")
+        << "; " << (c.consistent ? "both sides rotate the same pairs" : "the two sides DISAGREE") << "\n";
+    for (const auto& d : c.diagnostics)
+      out << "  " << pe::to_string(d.severity) << "  " << (d.key.empty() ? std::string() : d.key + ": ") << d.message << "\n";
+  }
+  return out.str();
+}
+
+namespace {
+
+json source_sections_json(const ModelInspection& m) {
+  json j = json::object();
+  if (m.gguf) {
+    json keys = json::array();
+    for (const auto& e : m.gguf->positional) keys.push_back({{"key", e.key}, {"type", e.type}, {"value", e.preview}});
+    j["gguf"] = {{"architecture", m.gguf->architecture}, {"rope_mode", pe::to_string(m.gguf->rope_mode)}, {"positional", keys}};
+  }
+  if (m.conversion) {
+    const pe::ConversionConventions& c = *m.conversion;
+    j["conversion"] = {{"config", m.conversion_config},
+                       {"checkpoint_convention", pe::to_string(c.hf)},
+                       {"gguf_convention", c.gguf ? json(pe::to_string(*c.gguf)) : json(nullptr)},
+                       {"rope_mode", pe::to_string(c.rope_mode)},
+                       {"qk_permuted", c.qk_permuted},
+                       {"consistent", c.consistent},
+                       {"diagnostics", diagnostics_json(c.diagnostics)}};
+  }
+  return j;
+}
+
+}  // namespace
+
+int print_inspection(const ModelInspection& m, const InspectOptions& o, std::ostream& out, std::ostream& err) {
+  const pe::InspectedConfig& in = m.inspected;
   try {
-    out << (o.json ? inspection_json(in, o) : inspection_text(in, o)) << (o.json ? "\n" : "");
+    if (o.json) {
+      json j = json::parse(inspection_json(in, o));
+      j.update(source_sections_json(m));
+      out << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    } else {
+      out << inspection_text(in, o) << source_sections_text(m);
+    }
   } catch (const std::exception& e) {
     err << "pe-viz inspect: " << e.what() << "\n";
     return 1;
@@ -245,13 +253,17 @@ int run_inspect_command(int argc, char** argv, std::ostream& out, std::ostream& 
                "(defaults, ignored or misspelt keys, contradictions), the per-layer plan, and what "
                "transformers, vLLM and llama.cpp compute from it.",
                "pe-viz inspect"};
-  std::optional<std::string> preset, config_path;
+  std::optional<std::string> preset, config_path, model, gguf;
   InspectOptions options;
   auto* preset_opt = cli.add_option("--preset", preset, "Bundled model preset (see `pe-viz dump --list-presets`)");
-  auto* config_opt = cli.add_option("--config", config_path, "A Hugging Face config.json");
-  preset_opt->excludes(config_opt);
-  // --model (Hugging Face cache) and --gguf sources: their readers yield a pe::LoadedConfig;
-  // add the options here and call print_inspection(pe::inspect_loaded(loaded, source), ...).
+  auto* config_opt = cli.add_option("--config", config_path,
+                                    "A Hugging Face config.json (with --gguf: the config the GGUF was converted from)");
+  auto* model_opt = cli.add_option("--model", model,
+                                   "A model in the local Hugging Face cache: ORG/NAME or ORG/NAME@REVISION (offline; with "
+                                   "--gguf: the model the GGUF was converted from)");
+  auto* gguf_opt = cli.add_option("--gguf", gguf, "A GGUF file (its header and RoPE tensors are read, never the weights)");
+  preset_opt->excludes(config_opt)->excludes(model_opt)->excludes(gguf_opt);
+  config_opt->excludes(model_opt);
   cli.add_option("--length", options.length,
                  "Current sequence length for the framework comparison (default: max_position_embeddings)")
       ->check(CLI::Range(1LL, pe::kMaxLength));
@@ -263,17 +275,26 @@ int run_inspect_command(int argc, char** argv, std::ostream& out, std::ostream& 
     const int code = cli.exit(e, out, err);
     return code == 0 ? 0 : 2;
   }
-  if (!preset && !config_path) {
-    err << "pe-viz inspect: give a source: --config path/to/config.json or --preset KEY\n";
+  if (!preset && !config_path && !model && !gguf) {
+    err << "pe-viz inspect: give a source: --config path/to/config.json, --model ORG/NAME, --gguf FILE.gguf or --preset KEY\n";
     return 2;
   }
+  // The file a message should name when core's does not.
+  std::string file = gguf ? *gguf : config_path ? *config_path : std::string();
   try {
-    const pe::InspectedConfig in = config_path ? pe::inspect_hf_config_file(*config_path) : pe::inspect_preset(*preset);
-    return print_inspection(in, options, out, err);
+    std::string hf_config = config_path.value_or("");
+    if (model) {
+      hf_config = pe::resolve_cached_model(*model).config_path.string();
+      if (!gguf) file = hf_config;
+    }
+    const ModelInspection m = gguf ? inspect_source(*gguf, hf_config)
+                              : preset ? inspect_source("preset:" + *preset)
+                                       : inspect_source(hf_config);
+    return print_inspection(m, options, out, err);
   } catch (const pe::ConfigError& e) {
     const std::string what = e.what();
-    const bool names_file = config_path && what.find(*config_path) == std::string::npos;
-    err << "pe-viz inspect: " << (names_file ? *config_path + ": " : std::string()) << what << "\n";
+    const bool names_file = !file.empty() && what.find(file) == std::string::npos;
+    err << "pe-viz inspect: " << (names_file ? file + ": " : std::string()) << what << "\n";
   } catch (const std::exception& e) {
     err << "pe-viz inspect: " << e.what() << "\n";
   }

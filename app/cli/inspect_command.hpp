@@ -5,6 +5,8 @@
 //
 //   pe-viz inspect --preset gemma-3-27b
 //   pe-viz inspect --config path/to/config.json --length 200000 --json
+//   pe-viz inspect --model Qwen/Qwen3-8B              (the local Hugging Face cache, offline)
+//   pe-viz inspect --gguf model.gguf --config config.json   (and the conversion between them)
 //
 // Exit codes: 0 inspected (warnings included), 1 the configuration has errors (they are
 // printed), 2 bad command line.
@@ -12,6 +14,7 @@
 #include <string>
 
 #include "pe/config_diagnostics.hpp"
+#include "state/model_inspection.hpp"
 
 namespace app {
 
@@ -21,15 +24,16 @@ struct InspectOptions {
   bool all_layers = false;  // one line per layer instead of groups
 };
 
-// Prints one inspected configuration. This is the hook for other sources: the HF-cache
-// (--model) and GGUF (--gguf) readers produce a pe::LoadedConfig; pass
-// pe::inspect_loaded(loaded, "<source>") here. Returns the exit code (0, or 1 when invalid).
-int print_inspection(const pe::InspectedConfig& inspected, const InspectOptions& options, std::ostream& out,
-                     std::ostream& err);
+// Prints one inspected source (a GGUF's positional keys and, with the config.json it came
+// from, the conversion check after the configuration). Returns the exit code (0, or 1 when
+// invalid).
+int print_inspection(const ModelInspection& inspection, const InspectOptions& options, std::ostream& out, std::ostream& err);
 
 // The text and JSON documents print_inspection writes (for tests).
 std::string inspection_text(const pe::InspectedConfig& inspected, const InspectOptions& options);
 std::string inspection_json(const pe::InspectedConfig& inspected, const InspectOptions& options);
+// The GGUF and conversion sections ("" for other sources), as text and as JSON members.
+std::string source_sections_text(const ModelInspection& inspection);
 
 // argv[0] is "inspect". Writes to std::cout / std::cerr.
 int run_inspect_command(int argc, char** argv);

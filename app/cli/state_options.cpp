@@ -155,12 +155,17 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
       throw pe::ConfigError("", *o.config + ": " + what);
     }
     s.preset.clear();
+    s.model_source = *o.config;
     s.length = s.rope.original_max_position_embeddings();
   }
-  if (o.model) adopt_loaded(s, pe::load_cached_model_config(*o.model));
+  if (o.model) {
+    adopt_loaded(s, pe::load_cached_model_config(*o.model));
+    s.model_source = pe::resolve_cached_model(*o.model).config_path.string();
+  }
   if (o.gguf) {
     try {
       adopt_loaded(s, pe::load_gguf_config(*o.gguf).loaded);
+      s.model_source = *o.gguf;
     } catch (const pe::ConfigError& e) {
       const std::string what = e.what();  // names the key and byte; the command line adds the file
       if (what.find(*o.gguf) != std::string::npos) throw;

@@ -16,6 +16,7 @@ namespace app {
 void apply_preset(AppState& state, const std::string& key) {
   pe::RopeConfig config = pe::load_preset(key);
   state.preset = key;
+  state.model_source = "preset:" + key;
   state.rope = config;
   // Show the model's training window; huge windows stay navigable through zoom.
   state.length = config.original_max_position_embeddings();
@@ -46,6 +47,7 @@ namespace {
 void adopt_config_file(AppState& state, const pe::RopeConfig& config, const std::string& path) {
   state.rope = config;
   state.preset.clear();
+  state.model_source = path;
   state.length = config.original_max_position_embeddings();
   state.position = std::min<long long>(state.position, state.length - 1);
   state.pair = std::min<long long>(state.pair, std::max<long long>(config.rotary_dim() / 2 - 1, 0));

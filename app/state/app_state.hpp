@@ -15,6 +15,11 @@ enum class ColormapChoice { RdBu, Viridis, Cividis };
 struct AppState {
   std::string view = "sinusoidal";
   std::string preset = pe::kTeachingPreset;
+  // Where the model's configuration was read from, for the inspector and layers views:
+  // "preset:KEY", or the config.json / .gguf path (a Hugging Face cache model: its
+  // snapshot's config.json). Kept when parameters are edited or a layer is picked (the
+  // views then say what changed); cleared for hand-made configurations.
+  std::string model_source = std::string("preset:") + pe::kTeachingPreset;
   // The RoPE configuration (theta, head_dim = "dim", scaling ...) currently shown.
   pe::RopeConfig rope;
   long long length = 128;   // positions shown (the "current length" for dynamic scaling)

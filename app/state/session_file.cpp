@@ -150,6 +150,7 @@ std::string session_to_json(const AppState& s) {
       {"pe_viz_session", kSessionVersion},
       {"view", s.view},
       {"preset", s.preset},
+      {"model_source", s.model_source},
       {"rope", rope_to_json(r)},
       {"compare_b", rope_to_json(s.compare_b)},
       {"compare_b_preset", s.compare_b_preset},
@@ -232,6 +233,7 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
     if (key == "pe_viz_session") continue;
     else if (key == "view") s.view = get_as<std::string>(v, k);
     else if (key == "preset") s.preset = get_as<std::string>(v, k);
+    else if (key == "model_source") s.model_source = get_as<std::string>(v, k);
     else if (key == "length") s.length = get_as<long long>(v, k);
     else if (key == "position") s.position = get_as<long long>(v, k);
     else if (key == "pair") s.pair = get_as<long long>(v, k);
@@ -312,6 +314,9 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
   }
   // A hand-written session may name presets without spelling out their numbers.
   try {
+    // Sessions written before model_source: a preset's name is its source; a config read
+    // from a file is not known any more (the inspector then shows the configuration itself).
+    if (!j.contains("model_source")) s.model_source = s.preset.empty() ? std::string() : "preset:" + s.preset;
     if (j.contains("preset") && !j.contains("rope") && !s.preset.empty()) {
       const std::string view = s.view;
       const std::vector<long long> sections = s.sections;  // apply_preset clears them

@@ -83,6 +83,7 @@ void draw_clock_hands_view(ViewContext& ctx) {
       s.rope.head_dim = 4;
       s.rope.convention = pe::PairConvention::Interleaved;
       s.preset.clear();
+      s.model_source = std::string("preset:") + pe::kTeachingPreset;  // the teaching head, edited
       s.position = 1;
       s.pair = 0;
       s.vector = {0.8, 0.3, -0.5, 0.2};

@@ -11,6 +11,13 @@ std::string csv_number(double v, int significant_digits) {
   return buf;
 }
 
+std::string csv_text(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 std::vector<long long> sampled_positions(long long length, std::ostringstream& out) {
   std::vector<long long> p;
   if (length <= kMaxCsvRows) {

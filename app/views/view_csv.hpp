@@ -13,6 +13,9 @@ inline constexpr long long kMaxCsvRows = 4096;
 // must read back exactly (e.g. differences that are exactly zero).
 std::string csv_number(double v, int significant_digits = 9);
 
+// A CSV field: as is, or quoted (RFC 4180) when it holds a comma, a quote or a line break.
+std::string csv_text(const std::string& text);
+
 // Positions 0 ... length-1, or kMaxCsvRows of them evenly spaced; in that case a comment
 // line saying so is written to `out` first.
 std::vector<long long> sampled_positions(long long length, std::ostringstream& out);

@@ -30,11 +30,13 @@ const ViewInfo& compare_view();
 const ViewInfo& mrope_layout_view();
 const ViewInfo& mrope_positions_view();
 const ViewInfo& rope_2d_view();
+const ViewInfo& inspector_view();
+const ViewInfo& layers_view();
 
 namespace {
 
 // Teaching order: absolute encodings, RoPE, what it buys (relative scores), attention,
-// long contexts, then RoPE over images and video. Views of a group are contiguous.
+// long contexts, RoPE over images and video, then the loaded model itself. Views of a group are contiguous.
 const std::vector<ViewInfo>& registry() {
   static const std::vector<ViewInfo> views = {
       sinusoidal_view(),     learned_view(),    rope_cos_view(),       rope_sin_view(),
@@ -44,11 +46,13 @@ const std::vector<ViewInfo>& registry() {
       extrapolation_view(),  compare_view(),
       // Multimodal (issue 12): which axis each pair follows, the prompt's ids, 2D scores.
       mrope_layout_view(),   mrope_positions_view(), rope_2d_view(),
+      // Model (issue 15): what the loaded model's config says, per framework and per layer.
+      inspector_view(),      layers_view(),
   };
   return views;
 }
 
-constexpr const char* kGroups[] = {"Absolute", "RoPE", "Relative", "Attention", "Long context", "Multimodal"};
+constexpr const char* kGroups[] = {"Absolute", "RoPE", "Relative", "Attention", "Long context", "Multimodal", "Model"};
 
 }  // namespace
 

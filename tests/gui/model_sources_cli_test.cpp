@@ -226,3 +226,45 @@ TEST_F(ModelSourcesCli, DroppedGgufLoadsAndABrokenOneKeepsTheConfig) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(ModelSourcesCli, InspectReadsModelsAndGgufsAndChecksTheConversion) {
+  // --model: the cached snapshot's config.json, with its whole inspection (file path named).
+  const json m = run_json("inspect --model meta-llama/Llama-3.2-1B --json");
+  EXPECT_NE(m.at("source").get<std::string>().find("snapshots/4e20de3/config.json"), std::string::npos) << m.at("source");
+  EXPECT_EQ(m.at("config").at("scaling"), "llama3");
+  EXPECT_FALSE(m.contains("conversion"));
+  // --gguf alone: llama.cpp's view and the GGUF's positional keys.
+  const fs::path file = write_gguf("Llama-3.1-8B.gguf", llama31_builder(2));
+  const json g = run_json("inspect --gguf " + q(file) + " --json");
+  EXPECT_EQ(g.at("gguf").at("architecture"), "llama");
+  EXPECT_EQ(g.at("gguf").at("rope_mode"), "norm");
+  bool base = false;
+  for (const auto& e : g.at("gguf").at("positional")) base = base || e.at("key") == "llama.rope.freq_base";
+  EXPECT_TRUE(base) << g.at("gguf").dump(2);
+  // --gguf with the config.json it came from: half-split checkpoint, NORM rope mode → the
+  // converter permuted q/k (LlamaModel.permute), and the two sides agree.
+  const fs::path config = home / "config.json";
+  std::ofstream(config) << R"({"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+      "num_attention_heads": 32, "max_position_embeddings": 131072, "rope_theta": 500000.0,
+      "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                       "original_max_position_embeddings": 8192}})";
+  const json c = run_json("inspect --gguf " + q(file) + " --config " + q(config) + " --json");
+  EXPECT_EQ(c.at("conversion").at("checkpoint_convention"), "half-split");
+  EXPECT_EQ(c.at("conversion").at("gguf_convention"), "interleaved");
+  EXPECT_EQ(c.at("conversion").at("qk_permuted"), true);
+  EXPECT_EQ(c.at("conversion").at("consistent"), true);
+  const CommandResult text = run("inspect --gguf " + q(file) + " --model meta-llama/Llama-3.2-1B");
+  EXPECT_EQ(text.exit_code, 0) << describe(text);
+  EXPECT_NE(text.out.find("Conversion from"), std::string::npos) << text.out;
+  // The sources that cannot go together are refused, naming them.
+  const CommandResult both = run("inspect --preset teaching --gguf " + q(file));
+  EXPECT_EQ(both.exit_code, 2) << describe(both);
+  EXPECT_NE(both.err.find("excludes"), std::string::npos) << both.err;
+  const CommandResult missing = run("inspect --gguf " + q(home / "absent.gguf"));
+  EXPECT_EQ(missing.exit_code, 1) << describe(missing);
+  EXPECT_NE(missing.err.find("absent.gguf"), std::string::npos) << missing.err;
+}
+
+}  // namespace
