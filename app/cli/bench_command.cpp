@@ -2,6 +2,7 @@
 #include "cli/gui_command.hpp"
 
 #include <epoxy/gl.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <chrono>
@@ -174,8 +175,8 @@ int run_bench_command(int argc, char** argv) {
     std::printf("each frame: θ sweeps 1e2 … 1e7 and back; rope-2d's query patch and mrope-positions' token move. Patch grids:");
     for (const auto& c : configs) std::printf(" %lld×%lld", c.grid, c.grid == AppState{}.grid_rows ? AppState{}.grid_cols : c.grid);
     std::printf("\n");
-    std::printf("%-20s %-16s %10s %10s %10s %10s %10s %10s %8s\n", "config", "view", "cpu_med", "cpu_p95", "gpu_med",
-                "gpu_p95", "total_med", "total_p95", "rss_mib");
+    std::printf("%-20s %-16s %10s %10s %10s %10s %10s %10s %8s %9s\n", "config", "view", "cpu_med", "cpu_p95", "gpu_med",
+                "gpu_p95", "total_med", "total_p95", "rss_mib", "vertices");
     bool all_within = true;
     for (const auto& c : configs) {
       for (const auto& view : views) {
@@ -192,7 +193,7 @@ int run_bench_command(int argc, char** argv) {
           session.frame(0.0);
           glFinish();
         }
-        std::vector<double> cpu, gpu, total;
+        std::vector<double> cpu, gpu, total, vertices;
         for (int f = 0; f < frames; ++f) {
           // Sweep θ over 10^2 ... 10^7 and back, as a lecturer dragging the slider.
           const double t = double(f) / double(frames - 1);
@@ -206,6 +207,8 @@ int run_bench_command(int argc, char** argv) {
           glFinish();
           const auto done = std::chrono::steady_clock::now();
           cpu.push_back(std::chrono::duration<double, std::milli>(submitted - start).count());
+          // What ImGui handed the renderer (llvmpipe's cost grows with vertices and covered pixels).
+          if (const ImDrawData* dd = ImGui::GetDrawData()) vertices.push_back(double(dd->TotalVtxCount));
           total.push_back(std::chrono::duration<double, std::milli>(done - start).count());
           if (timer) {
             GLuint64 ns = 0;
@@ -213,16 +216,16 @@ int run_bench_command(int argc, char** argv) {
             gpu.push_back(double(ns) / 1e6);
           }
         }
-        const Stats sc = stats(cpu), sg = stats(gpu), st = stats(total);
+        const Stats sc = stats(cpu), sg = stats(gpu), st = stats(total), sv = stats(vertices);
         all_within = all_within && st.median <= 16.7;
-        std::printf("%-20s %-16s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %8.1f\n", c.name.c_str(), view.c_str(), sc.median,
-                    sc.p95, sg.median, sg.p95, st.median, st.p95, double(read_memory_status().rss_kib) / 1024.0);
+        std::printf("%-20s %-16s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %8.1f %9.0f\n", c.name.c_str(), view.c_str(), sc.median,
+                    sc.p95, sg.median, sg.p95, st.median, st.p95, double(read_memory_status().rss_kib) / 1024.0, sv.median);
         std::fflush(stdout);
       }
     }
     if (timer) glDeleteQueries(1, &query);
     const auto errors = render::drain_gl_errors();
-    std::printf("times in ms; total = cpu + wait for the GPU (glFinish); rss_mib = VmRSS after the row. Median total within 16.7 ms: %s. GL errors: %zu\n",
+    std::printf("times in ms; total = cpu + wait for the GPU (glFinish); rss_mib = VmRSS after the row; vertices = ImGui vertices a frame (median). Median total within 16.7 ms: %s. GL errors: %zu\n",
                 all_within ? "yes" : "NO", errors.size());
     return errors.empty() ? 0 : 3;
   } catch (const std::exception& e) {

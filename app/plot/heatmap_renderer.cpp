@@ -170,6 +170,9 @@ void HeatmapRenderer::draw_quad(const render::ShaderProgram& program, const Fram
   auto ndc_y = [&](float y) { return 1.0f - 2.0f * (y - fb.display_pos.y) / fb.display_size.y; };
   glUniform4f(program.uniform("u_rect_ndc"), ndc_x(quad_min.x), ndc_y(quad_max.y), ndc_x(quad_max.x),
               ndc_y(quad_min.y));
+  // The heatmap is opaque (alpha 1): blending would give the same pixels, and llvmpipe
+  // would read the framebuffer for every fragment. ResetRenderState re-enables it.
+  glDisable(GL_BLEND);
   glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   glBindVertexArray(0);
