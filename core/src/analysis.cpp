@@ -2,11 +2,14 @@
 // decay bound (RoFormer §3.4.3), attention patterns per method, wavelengths.
 #include "pe/analysis.hpp"
 
+#include "simd_kernels.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
 #include <string>
+#include <vector>
 
 #include "pe/alibi.hpp"
 #include "pe/errors.hpp"
@@ -59,7 +62,7 @@ double uniform_spacing(const Eigen::Ref<const Eigen::ArrayXd>& deltas) {
 
 // Calls visit(j, cos(Δ_j θ), sin(Δ_j θ)) (arrays over frequencies) for every delta. Evenly
 // spaced deltas use the angle-addition recurrence, anchored exactly at deltas[j] every
-// kAnchorInterval steps; anything else pays a cos and a sin per entry.
+// kAnchorInterval steps; anything else pays a vectorized sine and cosine per entry.
 template <class Visit>
 void for_each_delta(const Eigen::ArrayXd& inv_freq, const Eigen::Ref<const Eigen::ArrayXd>& deltas, Visit visit) {
   const double h = uniform_spacing(deltas);
@@ -75,9 +78,12 @@ void for_each_delta(const Eigen::ArrayXd& inv_freq, const Eigen::Ref<const Eigen
     }
     return;
   }
+  const simd::Kernels& k = simd::kernels();
+  Eigen::ArrayXd angle(inv_freq.size()), cs(inv_freq.size()), sn(inv_freq.size());
   for (Eigen::Index j = 0; j < deltas.size(); ++j) {
-    const Eigen::ArrayXd angle = deltas[j] * inv_freq;
-    visit(j, angle.cos().eval(), angle.sin().eval());
+    angle = deltas[j] * inv_freq;
+    k.sincos(angle.data(), sn.data(), cs.data(), angle.size());  // vectorized (pe/simd.hpp)
+    visit(j, cs, sn);
   }
 }
 
@@ -121,10 +127,47 @@ Eigen::ArrayXd relative_score_curve(const RelativeScoreCoefficients& c, const Ei
                                     const Eigen::Ref<const Eigen::ArrayXd>& deltas) {
   require_matching_coefficients(c, inv_freq);
   require_finite_array("deltas", deltas.data(), deltas.size());
+  // The same visits as for_each_delta, with the vector kernels (pe/simd.hpp) for the
+  // recurrence, the sines and cosines and the sum.
+  const simd::Kernels& k = simd::kernels();
+  const long long n = inv_freq.size();
   Eigen::ArrayXd out(deltas.size());
-  for_each_delta(inv_freq, deltas, [&](Eigen::Index j, const Eigen::ArrayXd& cs, const Eigen::ArrayXd& sn) {
-    out[j] = c.passthrough + (c.a * cs + c.b * sn).sum();
-  });
+  const double h = uniform_spacing(deltas);
+  if (std::isfinite(h)) {
+    // kChains interleaved recurrences (chain m: deltas j0 + m, j0 + m + C, …, stepping by C·h)
+    // over runs of kAnchorInterval deltas, each chain anchored exactly at the run's start:
+    // the kernel then vectorizes across the chains and needs no horizontal sums.
+    constexpr long long C = simd::kChains;
+    const Eigen::ArrayXd step = (C * h) * inv_freq;
+    Eigen::ArrayXd hc(n), hs(n), angle(n), cs(n), sn(n);
+    k.sincos(step.data(), hs.data(), hc.data(), n);
+    std::vector<double> c8(std::size_t(n * C)), s8(c8.size()), run(std::size_t(PhasorRecurrence::kAnchorInterval));
+    for (Eigen::Index j = 0; j < deltas.size(); j += PhasorRecurrence::kAnchorInterval) {
+      const long long steps = std::min<long long>(PhasorRecurrence::kAnchorInterval, deltas.size() - j);
+      for (long long m = 0; m < C; ++m) {
+        angle = (deltas[j] + double(m) * h) * inv_freq;
+        k.sincos(angle.data(), sn.data(), cs.data(), n);
+        for (long long q = 0; q < n; ++q) {
+          c8[std::size_t(q * C + m)] = cs[q];
+          s8[std::size_t(q * C + m)] = sn[q];
+        }
+      }
+      const long long groups = (steps + C - 1) / C;
+      k.score_chains(n, groups, c8.data(), s8.data(), hc.data(), hs.data(), c.a.data(), c.b.data(), c.passthrough, run.data());
+      std::copy(run.begin(), run.begin() + steps, out.data() + j);
+    }
+    return out;
+  }
+  // Any deltas: the angles of a block of deltas at once, one sincos pass, one sum per delta.
+  constexpr Eigen::Index kBlock = 16;
+  Eigen::ArrayXXd angle(n, kBlock), cs(n, kBlock), sn(n, kBlock);  // column b: delta j + b
+  for (Eigen::Index j = 0; j < deltas.size(); j += kBlock) {
+    const Eigen::Index m = std::min<Eigen::Index>(kBlock, deltas.size() - j);
+    for (Eigen::Index b = 0; b < m; ++b) angle.col(b) = deltas[j + b] * inv_freq;
+    k.sincos(angle.data(), sn.data(), cs.data(), n * m);
+    for (Eigen::Index b = 0; b < m; ++b)
+      out[j + b] = c.passthrough + k.dot2(n, c.a.data(), cs.col(b).data(), c.b.data(), sn.col(b).data());
+  }
   return out;
 }
 
@@ -171,7 +214,7 @@ Eigen::ArrayXXd relative_score_curves(const std::vector<RelativeScoreCoefficient
   const Eigen::Index n = inv_freq.size();
   for_each_delta(inv_freq, deltas, [&](Eigen::Index j, const Eigen::ArrayXd& cs, const Eigen::ArrayXd& sn) {
     for (std::size_t c = 0; c < sets.size(); ++c)
-      out(j, Eigen::Index(c)) = sets[c].passthrough + (sets[c].a * cs + sets[c].b * sn).sum();
+      out(j, Eigen::Index(c)) = sets[c].passthrough + simd::kernels().dot2(n, sets[c].a.data(), cs.data(), sets[c].b.data(), sn.data());
     if (decay_bound) {
       // S_m = Σ_{i<m} e^{iΔθ_i} as a running complex sum; the bound averages |S_m|, m = 1 ... d/2.
       double re = 0.0, im = 0.0, total = 0.0;

@@ -1,6 +1,9 @@
 // Rotary position embedding (Su et al. 2021, RoFormer §3.2–3.4).
 #include "pe/rope.hpp"
 
+#include "pe/simd.hpp"
+#include "simd_kernels.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -110,25 +113,13 @@ PhasorRecurrence::PhasorRecurrence(const Eigen::ArrayXd& freqs, double step)
       cos_(Eigen::ArrayXd::Ones(freqs.size())), sin_(Eigen::ArrayXd::Zero(freqs.size())) {}
 
 void PhasorRecurrence::anchor(double x) {
-  for (Eigen::Index k = 0; k < freqs_.size(); ++k) {
-    const double angle = x * freqs_[k];
-    cos_[k] = std::cos(angle);
-    sin_[k] = std::sin(angle);
-  }
+  const Eigen::ArrayXd angles = x * freqs_;
+  sincos_batch(angles.data(), sin_.data(), cos_.data(), angles.size());
 }
 
 void PhasorRecurrence::advance() noexcept {
-  // e^{i(a+h)} = e^{ia}·e^{ih}: cos(a+h) = cos a cos h − sin a sin h, sin(a+h) = sin a cos h + cos a sin h.
-  const Eigen::Index n = freqs_.size();
-  double* __restrict c = cos_.data();
-  double* __restrict s = sin_.data();
-  const double* __restrict hc = step_cos_.data();
-  const double* __restrict hs = step_sin_.data();
-  for (Eigen::Index k = 0; k < n; ++k) {
-    const double c0 = c[k], s0 = s[k];
-    c[k] = c0 * hc[k] - s0 * hs[k];
-    s[k] = s0 * hc[k] + c0 * hs[k];
-  }
+  // e^{i(a+h)} = e^{ia}·e^{ih}, vectorized (simd_kernels).
+  simd::kernels().advance(freqs_.size(), cos_.data(), sin_.data(), step_cos_.data(), step_sin_.data());
 }
 
 PhasorRows::PhasorRows(const Eigen::ArrayXd& freqs, long long first_position)
@@ -167,19 +158,8 @@ void PhasorRows::next_block(long long count, float* cos_out, float* sin_out, lon
   require_in_range("count", count, 1, kBlock);
   require_in_range("stride", stride, pairs_, kMaxDim);
   next_anchor();
-  const long long n = pairs_;
-  const float* __restrict ac = anchor_cos_.data();
-  const float* __restrict as = anchor_sin_.data();
-  for (long long j = 0; j < count; ++j) {
-    const float* __restrict tc = step_cos_.data() + j * n;
-    const float* __restrict ts = step_sin_.data() + j * n;
-    float* __restrict oc = cos_out + j * stride;
-    float* __restrict os = sin_out + j * stride;
-    for (long long k = 0; k < n; ++k) {
-      oc[k] = ac[k] * tc[k] - as[k] * ts[k];  // cos(A + B)
-      os[k] = as[k] * tc[k] + ac[k] * ts[k];  // sin(A + B)
-    }
-  }
+  simd::kernels().rotate_rows(count, pairs_, anchor_cos_.data(), anchor_sin_.data(), step_cos_.data(), step_sin_.data(), cos_out,
+                              sin_out, stride);
 }
 
 void PhasorRows::next_block_interleaved(long long count, float* out, long long stride, long long columns) {
@@ -187,19 +167,8 @@ void PhasorRows::next_block_interleaved(long long count, float* out, long long s
   require_in_range("columns", columns, 2 * pairs_ - 1, 2 * pairs_);
   require_in_range("stride", stride, columns, kMaxDim);
   next_anchor();
-  const long long full = columns / 2, n = pairs_;
-  const float* __restrict ac = anchor_cos_.data();
-  const float* __restrict as = anchor_sin_.data();
-  for (long long j = 0; j < count; ++j) {
-    const float* __restrict tc = step_cos_.data() + j * n;
-    const float* __restrict ts = step_sin_.data() + j * n;
-    float* __restrict o = out + j * stride;
-    for (long long k = 0; k < full; ++k) {
-      o[2 * k] = as[k] * tc[k] + ac[k] * ts[k];      // sin(A + B)
-      o[2 * k + 1] = ac[k] * tc[k] - as[k] * ts[k];  // cos(A + B)
-    }
-    if (columns % 2 != 0) o[columns - 1] = as[full] * tc[full] + ac[full] * ts[full];
-  }
+  simd::kernels().rotate_rows_interleaved(count, pairs_, columns / 2, columns % 2 != 0, anchor_cos_.data(), anchor_sin_.data(),
+                                          step_cos_.data(), step_sin_.data(), out, stride);
 }
 
 void rope_tables_into(RopeTables& out, const Eigen::ArrayXd& inv_freq, long long length, long long first_position) {
