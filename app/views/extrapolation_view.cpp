@@ -2,14 +2,18 @@
 // never seen in training. Shows which (pair, position) angles are unseen, per method, and
 // the relative-score curves past L_train.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
+#include <memory>
+#include <optional>
 #include <numbers>
 #include <string>
 #include <vector>
 
 #include "pe/analysis.hpp"
 #include "pe/extrapolation.hpp"
+#include "views/async_value.hpp"
 #include "views/scaling_methods.hpp"
 #include "views/view.hpp"
 
@@ -82,6 +86,55 @@ pe::ExtrapolationReport view_report(const Eigen::ArrayXd& train, long long train
   return r;
 }
 
+// What the view draws beside the text, computed from the method frequencies.
+struct ExtrapolationData {
+  struct Row {
+    std::string label;
+    bool plain = false;
+    Eigen::ArrayXd inv_freq;
+    pe::ExtrapolationReport r;
+  };
+  std::vector<Row> rows;
+  std::vector<float> strip_plain, strip_method;
+  unsigned long long version = 0;  // unique across results: textures are keyed by plot ID
+  std::vector<std::vector<double>> curves;
+  std::vector<double> deltas_v;
+};
+
+std::shared_ptr<ExtrapolationData> compute_extrapolation(const std::vector<MethodFrequencies>& methods,
+                                                         std::optional<pe::RopeType> chosen_type, long long train_length,
+                                                         long long length, int columns, std::uint64_t seed) {
+  static std::atomic<unsigned long long> next_version{0};
+  auto d = std::make_shared<ExtrapolationData>();
+  d->version = ++next_version;
+  const MethodFrequencies& plain = methods.front();
+  const MethodFrequencies* chosen = nullptr;
+  for (const auto& m : methods)
+    if (chosen_type && m.type == *chosen_type && m.error.empty()) {
+      chosen = &m;
+      break;
+    }
+  const long long pairs = plain.freqs.inv_freq.size();
+  for (const auto& m : methods) {
+    if (!m.error.empty() || m.freqs.inv_freq.size() != pairs) continue;
+    try {
+      d->rows.push_back({m.label, &m == &plain, m.freqs.inv_freq, view_report(plain.freqs.inv_freq, train_length, m.freqs.inv_freq, length)});
+    } catch (const std::exception&) {
+      // A method whose angles exceed what a double resolves is left out of the comparison.
+    }
+  }
+  d->strip_plain = unseen_strip(plain.freqs.inv_freq, train_length, plain.freqs.inv_freq, length, columns);
+  d->strip_method = chosen ? unseen_strip(plain.freqs.inv_freq, train_length, chosen->freqs.inv_freq, length, columns)
+                           : std::vector<float>(d->strip_plain.size(), 0.0f);
+  // Relative score past L_train: mean over random identical vectors, per method — the same
+  // random vectors for every method, so only the frequencies differ.
+  const Eigen::ArrayXd deltas = Eigen::ArrayXd::LinSpaced(600, 0.0, double(std::max<long long>(length - 1, 1)));
+  d->deltas_v = as_vector(deltas);
+  const pe::RelativeScoreCoefficients mean = pe::choice_coefficients(pe::VectorChoice::MeanOfIdentical, pairs, seed, 32);
+  for (const auto& row : d->rows) d->curves.push_back(as_vector(pe::relative_score_curve(mean, row.inv_freq, deltas) / double(2 * pairs)));
+  return d;
+}
+
 }  // namespace
 
 void draw_extrapolation_view(ViewContext& ctx) {
@@ -130,55 +183,24 @@ void draw_extrapolation_view(ViewContext& ctx) {
   for (const auto& m : methods)
     if (m.type == s.extrapolation_method && m.error.empty()) { chosen = &m; break; }
 
-  // Everything below depends only on the frequencies, the method shown and L_train:
-  // computed once per change of those, not per frame. Rows copy what they need, so they
-  // never point into the method cache (the compare view may rebuild it in between).
-  struct Row {
-    std::string label;
-    bool plain = false;
-    Eigen::ArrayXd inv_freq;
-    pe::ExtrapolationReport r;
-  };
-  // One cache per Derived (main state, compare's B): A and B would otherwise evict each
-  // other and recompute every report twice a frame.
-  struct Cache {
-    std::vector<Row> rows;
-    std::vector<float> strip_plain, strip_method;
-    std::string strip_key;
-    unsigned long long strip_version = 0;
-    std::vector<std::vector<double>> curves;
-    std::vector<double> deltas_v;
-    std::string curve_key;
-  };
-  static std::map<const Derived*, Cache> caches;
-  if (caches.size() >= 4 && !caches.contains(&ctx.derived)) caches.clear();
-  Cache& cache = caches[&ctx.derived];
-  auto& rows = cache.rows;
-  auto& strip_plain = cache.strip_plain;
-  auto& strip_method = cache.strip_method;
-  auto& strip_key = cache.strip_key;
-  auto& strip_version = cache.strip_version;
-  static unsigned long long next_version = 0;  // unique across caches: textures are keyed by plot ID
+  // Everything below depends only on the frequencies, the method shown, L_train and the
+  // seed: computed once per change of those, not per frame — on a worker while θ is dragged
+  // at large d (seven reports, two strips and seven curves: ~9 ms at d = 1024), the last
+  // result on screen meanwhile; exports wait. One cache per Derived (main state, compare's B).
   const int columns = int(std::min<long long>(length, 512));
   const std::string key = std::to_string(ctx.derived.version) + "|" + std::to_string(int(s.extrapolation_method)) + "|" +
-                          std::to_string(train_length);
-  if (key != strip_key) {
-    strip_key = key;
-    strip_version = ++next_version;
-    rows.clear();
-    for (const auto& m : methods) {
-      if (!m.error.empty() || m.freqs.inv_freq.size() != pairs) continue;
-      try {
-        rows.push_back({m.label, &m == &plain, m.freqs.inv_freq,
-                        view_report(plain.freqs.inv_freq, train_length, m.freqs.inv_freq, length)});
-      } catch (const std::exception&) {
-        // A method whose angles exceed what a double resolves is left out of the comparison.
-      }
-    }
-    strip_plain = unseen_strip(plain.freqs.inv_freq, train_length, plain.freqs.inv_freq, length, columns);
-    strip_method = chosen ? unseen_strip(plain.freqs.inv_freq, train_length, chosen->freqs.inv_freq, length, columns)
-                          : std::vector<float>(strip_plain.size(), 0.0f);
-  }
+                          std::to_string(train_length) + "|" + std::to_string(s.seed);
+  static std::map<const Derived*, AsyncValue<std::string, std::shared_ptr<const ExtrapolationData>>> slots;
+  const bool wait = ctx.exporting || pairs * columns <= 64 * 512;
+  const ExtrapolationData& data = *slot_for(slots, &ctx.derived).get(
+      key, wait, [methods, chosen_type = chosen ? std::optional(chosen->type) : std::nullopt, train_length, length, columns,
+                  seed = s.seed](const std::string&) {
+        return std::shared_ptr<const ExtrapolationData>(compute_extrapolation(methods, chosen_type, train_length, length, columns, seed));
+      });
+  const auto& rows = data.rows;
+  const auto& strip_plain = data.strip_plain;
+  const auto& strip_method = data.strip_method;
+  const unsigned long long strip_version = data.version;
   if (!rows.empty()) {
     const auto& r = rows.front().r;
     const std::string first = r.pairs_with_unseen > 0 ? " (first: pair " + std::to_string(r.first_unseen_pair) + ")" : "";
@@ -228,24 +250,8 @@ void draw_extrapolation_view(ViewContext& ctx) {
     plot::end_plot();
   }
 
-  // Relative score past L_train: mean over random identical vectors, per method.
-  auto& curves = cache.curves;
-  auto& deltas_v = cache.deltas_v;
-  auto& curve_key = cache.curve_key;
-  const std::string ck = key + "|" + std::to_string(s.seed);
-  if (ck != curve_key) {
-    curve_key = ck;
-    const int n = 600;
-    Eigen::ArrayXd deltas = Eigen::ArrayXd::LinSpaced(n, 0.0, double(std::max<long long>(length - 1, 1)));
-    deltas_v = as_vector(deltas);
-    curves.clear();
-    // The same random vectors for every method: only the frequencies differ.
-    const pe::RelativeScoreCoefficients mean = pe::choice_coefficients(pe::VectorChoice::MeanOfIdentical, pairs, s.seed, 32);
-    for (const auto& row : rows) {
-      const Eigen::ArrayXd c = pe::relative_score_curve(mean, row.inv_freq, deltas) / double(2 * pairs);
-      curves.push_back(as_vector(c));
-    }
-  }
+  const auto& curves = data.curves;
+  const auto& deltas_v = data.deltas_v;
   if (plot::begin_plot("##extrapolation-score", {ctx.size.x, ImGui::GetContentRegionAvail().y - note_h},
                        {.title = "Relative score s(Δ)/d (mean of identical random vectors) past L_train"})) {
     plot::setup_axes({.label = "relative distance Δ", .min = 0, .max = double(std::max<long long>(length - 1, 1))}, {.label = "score / d"});
