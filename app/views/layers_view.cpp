@@ -121,7 +121,7 @@ const pe::LayerRow* layer_table(const AppState& s, const pe::LayerPlan& plan, bo
   fixed("layer", "0000");
   ImGui::TableSetupColumn("attention", ImGuiTableColumnFlags_WidthStretch);
   fixed("RoPE", "NoPE");
-  fixed("θ", "10000000000");
+  fixed("θ", "100000000");
   fixed("scaling", "longrope");
   fixed("window", "whole context");
   fixed("rotary / q·k dims", "");
@@ -138,7 +138,10 @@ const pe::LayerRow* layer_table(const AppState& s, const pe::LayerPlan& plan, bo
       if (ImGui::Selectable(id.c_str(), is_current(s, plan, r), flags)) clicked = &r;
       if (ImGui::IsItemHovered()) layer_tooltip(r);
       ImGui::TableNextColumn();
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kind_color(kind_of(r))), "%s", r.attention.c_str());
+      // "sliding_attention" → "sliding": the column stays narrow at projector scales (the
+      // tooltip and the CSV keep the config's own word).
+      const std::string attention = r.attention.ends_with("_attention") ? r.attention.substr(0, r.attention.size() - 10) : r.attention;
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kind_color(kind_of(r))), "%s", attention.c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.rotary ? "yes" : "NoPE");
       ImGui::TableNextColumn();
