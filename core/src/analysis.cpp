@@ -141,7 +141,7 @@ Eigen::ArrayXd relative_score_curve(const RelativeScoreCoefficients& c, const Ei
     const Eigen::ArrayXd step = (C * h) * inv_freq;
     Eigen::ArrayXd hc(n), hs(n), angle(n), cs(n), sn(n);
     k.sincos(step.data(), hs.data(), hc.data(), n);
-    std::vector<double> c8(std::size_t(n * C)), s8(c8.size()), run(std::size_t(PhasorRecurrence::kAnchorInterval));
+    std::vector<double> c8(std::size_t(n * C)), s8(c8.size()), run(std::size_t{PhasorRecurrence::kAnchorInterval});
     for (Eigen::Index j = 0; j < deltas.size(); j += PhasorRecurrence::kAnchorInterval) {
       const long long steps = std::min<long long>(PhasorRecurrence::kAnchorInterval, deltas.size() - j);
       for (long long m = 0; m < C; ++m) {
