@@ -84,6 +84,21 @@ void BM_MemsetWarm(benchmark::State& state) {
   set_counters(state, state.range(0) * state.range(1), static_cast<long long>(bytes));
 }
 
+// The same with a non-zero byte, which is what a table is: on this CI's EPYC a zero fill
+// runs ~3x faster than any other value (rep stosb of 0 takes a fast path that stores of
+// data cannot), so BM_MemsetWarm is a floor only a table of zeros could reach.
+void BM_MemsetWarmNonzero(benchmark::State& state) {
+  const std::size_t bytes = static_cast<std::size_t>(state.range(0)) * static_cast<std::size_t>(state.range(1)) * 4;
+  std::unique_ptr<char[]> buffer(new char[bytes]);
+  std::memset(buffer.get(), 1, bytes);
+  for (auto _ : state) {
+    std::memset(buffer.get(), 0x3f, bytes);
+    benchmark::DoNotOptimize(buffer.get());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, state.range(0) * state.range(1), static_cast<long long>(bytes));
+}
+
 void BM_MemsetFresh(benchmark::State& state) {
   const std::size_t bytes = static_cast<std::size_t>(state.range(0)) * static_cast<std::size_t>(state.range(1)) * 4;
   for (auto _ : state) {
@@ -152,6 +167,7 @@ void BM_RelativeScoreCurve(benchmark::State& state) {
 BENCHMARK(BM_RopeTables)->Args({8192, 128})->Args({131072, 128})->Args({1048576, 128})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RopeTablesReuse)->Args({8192, 128})->Args({131072, 128})->Args({1048576, 128})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MemsetWarm)->Args({8192, 128})->Args({131072, 128})->Args({1048576, 128})->Args({8192, 512})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemsetWarmNonzero)->Args({8192, 128})->Args({131072, 128})->Args({1048576, 128})->Args({8192, 512})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MemsetFresh)->Args({8192, 128})->Args({131072, 128})->Args({1048576, 128})->Args({8192, 512})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SinusoidalTable)->Args({8192, 512})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SinusoidalTableReuse)->Args({8192, 512})->Unit(benchmark::kMillisecond);
