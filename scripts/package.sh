@@ -48,6 +48,8 @@ if ((INSTALL)); then
   [[ "$views" == "$("$BUILD_DIR/pe-viz" --list-views)" ]] || { echo "installed pe-viz --list-views differs" >&2; status=1; }
   env -u DISPLAY -u WAYLAND_DISPLAY HOME="$OUT/home" /usr/bin/pe-viz export --view clock-hands --size 640x400 \
     -o "$OUT/installed.png" || status=$?
+  env -u DISPLAY -u WAYLAND_DISPLAY HOME="$OUT/home" /usr/bin/pe-viz export --view clock-hands --animate position=0:4 \
+    --duration 0.2 --size 64x48 -o "$OUT/installed.mp4" || status=$?
   dpkg -r pe-viz >/dev/null
   ((status == 0)) || { echo "scripts/package.sh: the installed package does not run" >&2; exit 1; }
   echo "scripts/package.sh: installed with apt, /usr/bin/pe-viz ran without a display, removed again"

@@ -1,7 +1,9 @@
 #pragma once
 // Video files from RGBA frames (top-down, as the PNG export renders them), with FFmpeg's
 // libraries: H.264 in MP4 (libx264), VP9 in WebM (libvpx-vp9), GIF with a palette made
-// for the clip (libavfilter palettegen / paletteuse). The file is written like every other
+// for the clip (libavfilter palettegen / paletteuse). FFmpeg is reached through the module
+// pe-viz-video.so (export/video_backend.hpp), loaded by the first encoder; a missing module
+// is a VideoError from the constructor. The file is written like every other
 // pe-viz file (render/atomic_file.hpp): into a temporary next to the target, renamed over
 // it by finish(); an error, a cancel or a destroyed unfinished encoder leaves the previous
 // file untouched and no temporary behind.

@@ -27,6 +27,7 @@ USR="$DEST/usr"
 # Everything installed, and nothing else.
 expected=(
   bin/pe-viz
+  lib/pe-viz/modules/pe-viz-video.so
   share/applications/$APP_ID.desktop
   share/metainfo/$APP_ID.metainfo.xml
   share/icons/hicolor/scalable/apps/pe-viz.svg
@@ -80,12 +81,16 @@ done
 # no display and a throwaway HOME.
 export HOME="$DEST/home" XDG_CONFIG_HOME="$DEST/home/.config"
 mkdir -p "$HOME"
-run() { env -u DISPLAY -u WAYLAND_DISPLAY "$USR/bin/pe-viz" "$@"; }
+run() { env -u DISPLAY -u WAYLAND_DISPLAY -u PE_VIZ_VIDEO_MODULE "$USR/bin/pe-viz" "$@"; }
 [[ "$(run --list-views)" == "$("$BUILD_DIR/pe-viz" --list-views)" ]] || fail "installed --list-views differs from the build's"
 run --version | grep -qx "pe-viz [0-9.]*" || fail "--version"
 if ldd "$USR/bin/pe-viz" | grep -qF "$BUILD_DIR"; then fail "installed binary links into the build tree"; fi
 run export --view alibi --size 320x200 -o "$DEST/alibi.png" >/dev/null || fail "installed pe-viz export without a display"
 [[ -s "$DEST/alibi.png" ]] || fail "export wrote no PNG"
+# Video export loads FFmpeg's module from /usr/lib/pe-viz/modules/ (nothing points it there).
+run export --view clock-hands --animate position=0:4 --duration 0.2 --size 64x48 -o "$DEST/clip.mp4" >/dev/null ||
+  fail "installed pe-viz cannot export a video"
+[[ "$(od -An -c -j4 -N4 "$DEST/clip.mp4" 2>/dev/null | tr -d ' ')" == "ftyp" ]] || fail "installed video export wrote no MP4"
 
 # Bash completion: subcommands, view names from --list-views, presets from dump --list-presets.
 complete_words() {  # complete_words WORD... -> what pe-viz's completion offers for the last word
