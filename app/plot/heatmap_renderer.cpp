@@ -3,6 +3,7 @@
 #include <epoxy/gl.h>
 
 #include <cmath>
+#include <atomic>
 #include <cstdio>
 #include <deque>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <unordered_map>
 
 #include "../render/shader_program.hpp"
+#include "../render/scratch_target.hpp"
 #include "../render/shader_sources.hpp"
 #include "../render/texture.hpp"
 #include "colormap.hpp"
@@ -60,8 +62,15 @@ class HeatmapRenderer {
   void set_colormap(const render::ShaderProgram& program, Colormap c, float vmin, float vmax);
   void draw_quad(const render::ShaderProgram& program, const FramebufferMapping& fb, ImVec2 quad_min,
                  ImVec2 quad_max);
+  const render::ShaderProgram* two_pass_program(std::optional<render::ShaderProgram>& slot, const char* fragment);
+  bool draw_two_pass(const render::ShaderProgram& rows_program, const FramebufferMapping& fb, const ImVec4& visible,
+                     int rows, float row_a, float row_b, ImVec2 quad_min, ImVec2 quad_max);
 
   std::optional<render::ShaderProgram> encoding_program_, values_program_;
+  // The two-pass path's programs, compiled when first used; nullopt + failed flag: one pass.
+  std::optional<render::ShaderProgram> encoding_rows_program_, values_rows_program_, resolve_program_;
+  bool two_pass_failed_ = false;
+  render::ScratchTarget scratch_;
   GLuint vao_ = 0;
   bool programs_failed_ = false;
   std::string error_;
@@ -180,6 +189,65 @@ void HeatmapRenderer::draw_quad(const render::ShaderProgram& program, const Fram
   glActiveTexture(GL_TEXTURE0);
 }
 
+// Two passes when each row is at least two pixels tall (d = 64 rows over ~850 pixels: 13):
+// the colour — a sine, the colormap — is computed once per (pixel column, row) into an
+// RGBA8 texture, then every pixel fetches its row's texel. On llvmpipe that halves a
+// heatmap's raster cost. The same operations on the same pixel-centre x give the same
+// colour, rounded to 8 bits by the first pass exactly as the framebuffer would round it:
+// the pixels are identical to one pass (tests/gui compare both paths).
+std::atomic<bool> two_pass_enabled{true};
+std::atomic<long long> one_pass_draws{0}, two_pass_draws{0};
+
+bool use_two_pass(const ImVec4& visible, int rows) {
+  return two_pass_enabled.load(std::memory_order_relaxed) && rows > 0 && 2.0f * float(rows) <= visible.w - visible.y;
+}
+
+const render::ShaderProgram* HeatmapRenderer::two_pass_program(std::optional<render::ShaderProgram>& slot,
+                                                               const char* fragment) {
+  if (two_pass_failed_) return nullptr;
+  if (!slot) {
+    try {
+      slot.emplace(render::shader_source("heatmap.vert.glsl"), render::shader_source_with_includes(fragment),
+                   "heatmap.vert.glsl", fragment);
+      if (!resolve_program_)
+        resolve_program_.emplace(render::shader_source("heatmap.vert.glsl"),
+                                 render::shader_source_with_includes("heatmap_resolve.frag.glsl"), "heatmap.vert.glsl",
+                                 "heatmap_resolve.frag.glsl");
+    } catch (const std::exception& e) {
+      two_pass_failed_ = true;  // the one-pass path still draws every heatmap
+      std::fprintf(stderr, "pe-viz: two-pass heatmap shaders unavailable, drawing in one pass: %s\n", e.what());
+      return nullptr;
+    }
+  }
+  return &*slot;
+}
+
+bool HeatmapRenderer::draw_two_pass(const render::ShaderProgram& rows_program, const FramebufferMapping& fb,
+                                    const ImVec4& visible, int rows, float row_a, float row_b, ImVec2 quad_min,
+                                    ImVec2 quad_max) {
+  const int x_origin = static_cast<int>(std::floor(visible.x));
+  const int width = static_cast<int>(std::ceil(visible.z)) - x_origin;
+  if (!scratch_.begin(width, rows)) return false;
+  glUniform1f(rows_program.uniform("u_x_origin"), static_cast<float>(x_origin));
+  glUniform4f(rows_program.uniform("u_rect_ndc"), -1.0f, -1.0f, 1.0f, 1.0f);
+  glDisable(GL_BLEND);
+  glBindVertexArray(vao_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);  // every pixel centre of width × rows
+  scratch_.end();
+  const render::ShaderProgram& resolve = *resolve_program_;
+  resolve.use();
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, scratch_.texture());
+  glUniform1i(resolve.uniform("u_colors"), 0);
+  glUniform1i(resolve.uniform("u_x_origin"), x_origin);
+  glUniform1i(resolve.uniform("u_row_count"), rows);
+  glUniform1f(resolve.uniform("u_row_a"), row_a);
+  glUniform1f(resolve.uniform("u_row_b"), row_b);
+  draw_quad(resolve, fb, quad_min, quad_max);
+  ++two_pass_draws;
+  return true;
+}
+
 void HeatmapRenderer::draw_encoding(const EncodingDrawCall& call, const ImVec4& clip) {
   FramebufferMapping fb;
   const auto visible = prepare(call.quad_min, call.quad_max, clip, fb);
@@ -207,7 +275,9 @@ void HeatmapRenderer::draw_encoding(const EncodingDrawCall& call, const ImVec4& 
   const double row_a = ((fb.display_pos.y + fb.display_size.y - t.ay) / t.by - call.y0) * k;
   const double row_b = -k / (fb.scale.y * t.by);
 
-  const render::ShaderProgram& program = *encoding_program_;
+  const render::ShaderProgram* two_pass =
+      use_two_pass(*visible, call.rows) ? two_pass_program(encoding_rows_program_, "heatmap_encoding_rows.frag.glsl") : nullptr;
+  const render::ShaderProgram& program = two_pass ? *two_pass : *encoding_program_;
   program.use();
   res.texture.bind(0);
   glUniform1i(program.uniform("u_rows"), 0);
@@ -220,7 +290,15 @@ void HeatmapRenderer::draw_encoding(const EncodingDrawCall& call, const ImVec4& 
   glUniform1f(program.uniform("u_cell_offset"), rows.cell_offset);
   glUniform1f(program.uniform("u_cell_dx"), static_cast<float>(dx));
   set_colormap(program, call.colormap, call.vmin, call.vmax);
+  if (two_pass) {
+    if (draw_two_pass(program, fb, *visible, call.rows, static_cast<float>(row_a), static_cast<float>(row_b), call.quad_min,
+                      call.quad_max))
+      return;
+    two_pass_failed_ = true;  // no scratch framebuffer here: one pass from now on
+    return draw_encoding(call, clip);
+  }
   draw_quad(program, fb, call.quad_min, call.quad_max);
+  ++one_pass_draws;
 }
 
 void HeatmapRenderer::draw_values(const ValueDrawCall& call, const ImVec4& clip) {
@@ -239,7 +317,9 @@ void HeatmapRenderer::draw_values(const ValueDrawCall& call, const ImVec4& clip)
   const double row_a = call.y_down ? (call.y1 - v0) * kr : (v0 - call.y0) * kr;
   const double row_b = call.y_down ? -dv * kr : dv * kr;
 
-  const render::ShaderProgram& program = *values_program_;
+  const render::ShaderProgram* two_pass =
+      use_two_pass(*visible, call.rows) ? two_pass_program(values_rows_program_, "heatmap_values_rows.frag.glsl") : nullptr;
+  const render::ShaderProgram& program = two_pass ? *two_pass : *values_program_;
   program.use();
   it->second.texture.bind(0);
   glUniform1i(program.uniform("u_values"), 0);
@@ -249,7 +329,15 @@ void HeatmapRenderer::draw_values(const ValueDrawCall& call, const ImVec4& clip)
   glUniform1f(program.uniform("u_row_a"), static_cast<float>(row_a));
   glUniform1f(program.uniform("u_row_b"), static_cast<float>(row_b));
   set_colormap(program, call.colormap, call.vmin, call.vmax);
+  if (two_pass) {
+    if (draw_two_pass(program, fb, *visible, call.rows, static_cast<float>(row_a), static_cast<float>(row_b), call.quad_min,
+                      call.quad_max))
+      return;
+    two_pass_failed_ = true;
+    return draw_values(call, clip);
+  }
   draw_quad(program, fb, call.quad_min, call.quad_max);
+  ++one_pass_draws;
 }
 
 bool HeatmapRenderer::update_values(ImGuiID key, std::span<const float> values, int rows, int columns,
@@ -290,5 +378,9 @@ bool update_value_texture(ImGuiID key, std::span<const float> values, int rows, 
 }  // namespace detail
 
 std::string heatmap_gpu_error() { return detail::renderer().error(); }
+
+void set_two_pass_heatmaps(bool enabled) { detail::two_pass_enabled = enabled; }
+
+HeatmapDrawCounts heatmap_draw_counts() { return {detail::one_pass_draws.load(), detail::two_pass_draws.load()}; }
 
 }  // namespace plot

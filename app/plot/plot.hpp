@@ -161,6 +161,15 @@ float colorbar_width(const char* label, double vmin, double vmax);
 // Empty, or why the heatmap shaders could not be built (compile/link log).
 std::string heatmap_gpu_error();
 
+// Heatmaps whose rows are at least two pixels tall draw in two passes (the colour once per
+// pixel column and row into a texture, then a fetch per pixel): the same pixels, half the
+// raster cost on software GL. On by default; tests compare it with one pass.
+void set_two_pass_heatmaps(bool enabled);
+struct HeatmapDrawCounts {
+  long long one_pass = 0, two_pass = 0;  // heatmap draws since the process started
+};
+HeatmapDrawCounts heatmap_draw_counts();
+
 // What each plot drew, for tests that check a view shows something: when recording is on,
 // every end_plot() appends its data area (screen pixels) and whether its data varied (a
 // series or heatmap whose values are not all equal, or a hand of non-zero length). Off by
