@@ -5,13 +5,13 @@
 uniform sampler2D u_colors;
 uniform int u_x_origin;      // framebuffer x of the texture's column 0
 uniform int u_row_count;
-uniform float u_row_a;       // row = floor(u_row_a + u_row_b · gl_FragCoord.y)
-uniform float u_row_b;
 
 out vec4 frag_color;
 
+#include "heatmap_row.glsl"
+
 void main() {
-  int row = int(floor(u_row_a + u_row_b * gl_FragCoord.y));
+  int row = fragment_row();
   if (row < 0 || row >= u_row_count) discard;
   vec4 color = texelFetch(u_colors, ivec2(int(gl_FragCoord.x) - u_x_origin, row), 0);
   if (color.a == 0.0) discard;
