@@ -54,7 +54,6 @@ struct VideoEncoder::Impl {
   int fps = 30;
   std::optional<render::AtomicFile> file;
   std::unique_ptr<VideoBackend> backend;
-  long long palette_samples = 0;
   long long frames = 0;
   double encode_ms = 0;
   bool palette_closed = false;  // the first frame ends palette sampling (GIF)
@@ -102,7 +101,6 @@ void VideoEncoder::add_palette_frame(std::span<const std::uint8_t> rgba) {
   m.check_size(rgba);
   const auto start = std::chrono::steady_clock::now();
   m.backend->add_palette_frame(rgba);
-  ++m.palette_samples;
   m.encode_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 

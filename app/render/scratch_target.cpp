@@ -15,7 +15,8 @@ ScratchTarget::~ScratchTarget() {
 }
 
 bool ScratchTarget::begin(int width, int height) {
-  if (width < 1 || height < 1 || width > Framebuffer::max_size() || height > Framebuffer::max_size()) return false;
+  const int limit = Framebuffer::max_size();
+  if (width < 1 || height < 1 || width > limit || height > limit) return false;
   GLint previous_texture = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous_texture);
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &saved_framebuffer_);

@@ -12,16 +12,12 @@
 #include <string>
 
 #include "export/video_module.hpp"
+#include "test_support.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using pe_test::shell_quote;
 
 struct Outcome {
   int exit_code = -1;
@@ -56,23 +52,23 @@ class VideoModuleInstall : public ::testing::Test {
   }
   // The copied binary, no display, a throwaway HOME, PE_VIZ_VIDEO_MODULE as given ("" = unset).
   Outcome pe_viz(const std::string& args, const std::string& module_env = "") {
-    const std::string env = module_env.empty() ? "-u PE_VIZ_VIDEO_MODULE" : "PE_VIZ_VIDEO_MODULE=" + quote(module_env);
-    return run("env -u DISPLAY -u WAYLAND_DISPLAY " + env + " HOME=" + quote((root_ / "home").string()) + " XDG_CONFIG_HOME=" +
-               quote((root_ / "home" / ".config").string()) + " " + quote((root_ / "bin" / "pe-viz").string()) + " " + args);
+    const std::string env = module_env.empty() ? "-u PE_VIZ_VIDEO_MODULE" : "PE_VIZ_VIDEO_MODULE=" + shell_quote(module_env);
+    return run("env -u DISPLAY -u WAYLAND_DISPLAY " + env + " HOME=" + shell_quote((root_ / "home").string()) + " XDG_CONFIG_HOME=" +
+               shell_quote((root_ / "home" / ".config").string()) + " " + shell_quote((root_ / "bin" / "pe-viz").string()) + " " + args);
   }
   std::string video_args(const fs::path& out) {
-    return "export --view clock-hands --animate position=0:4 --duration 0.2 --size 64x48 -o " + quote(out.string());
+    return "export --view clock-hands --animate position=0:4 --duration 0.2 --size 64x48 -o " + shell_quote(out.string());
   }
   fs::path root_;
 };
 
 TEST(VideoModule, TheBinaryDoesNotLinkFfmpeg) {
   // The point of the module: FFmpeg's ~150 libraries are not loaded at every start.
-  const Outcome ldd = run("ldd " + quote(PE_VIZ_BINARY));
+  const Outcome ldd = run("ldd " + shell_quote(PE_VIZ_BINARY));
   ASSERT_EQ(ldd.exit_code, 0) << ldd.output;
   EXPECT_EQ(ldd.output.find("libavcodec"), std::string::npos) << ldd.output;
   EXPECT_EQ(ldd.output.find("libavfilter"), std::string::npos) << ldd.output;
-  const Outcome module = run("ldd " + quote(PE_VIZ_VIDEO_MODULE_FILE));
+  const Outcome module = run("ldd " + shell_quote(PE_VIZ_VIDEO_MODULE_FILE));
   EXPECT_NE(module.output.find("libavcodec"), std::string::npos) << module.output;
 }
 
@@ -115,7 +111,7 @@ TEST_F(VideoModuleInstall, MissingModuleIsExplainedAndPngExportStillWorks) {
     EXPECT_NE(r.output.find(p.string() + ": not found"), std::string::npos) << p << "\n" << r.output;
   EXPECT_FALSE(fs::exists(out));
   for (const auto& entry : fs::directory_iterator(root_)) EXPECT_EQ(entry.path().string().find("clip.mp4"), std::string::npos) << entry.path();
-  const Outcome still = pe_viz("export --view rope-cos --size 64x48 -o " + quote(png.string()), nowhere);
+  const Outcome still = pe_viz("export --view rope-cos --size 64x48 -o " + shell_quote(png.string()), nowhere);
   EXPECT_EQ(still.exit_code, 0) << still.output;
   EXPECT_TRUE(fs::exists(png));
 }
