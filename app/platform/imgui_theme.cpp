@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <string>
 
+#include "plot/line_texture.hpp"
+
 namespace app {
 namespace {
 
@@ -46,9 +48,11 @@ const unsigned short* math_glyph_ranges() {
   return ranges;
 }
 
-bool build_font_atlas(float pixel_size, bool text_faces) {
+namespace {
+
+// The DejaVu faces (or ImGui's built-in font); false when DejaVu is missing.
+bool add_fonts(float pixel_size, bool text_faces) {
   ImGuiIO& io = ImGui::GetIO();
-  io.Fonts->Clear();
   for (const char* dir : kFontDirs) {
     const std::string regular = std::string(dir) + "DejaVuSans.ttf";
     if (!std::filesystem::exists(regular)) continue;
@@ -72,6 +76,20 @@ bool build_font_atlas(float pixel_size, bool text_faces) {
   ImFont* font = io.Fonts->AddFontDefault(&config);
   g_text_fonts = {font, font, font, font, font, font};
   return false;
+}
+
+}  // namespace
+
+bool build_font_atlas(float pixel_size, bool text_faces) {
+  ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+  atlas.Clear();
+  const bool found = add_fonts(pixel_size, text_faces);
+  // Built here rather than when the backend first asks for the pixels: the plots' line
+  // profiles are written into the 8-bit atlas before it becomes RGBA.
+  plot::reserve_line_texture(atlas);
+  atlas.Build();
+  plot::bake_line_texture(atlas);
+  return found;
 }
 
 void apply_style(bool dark, float scale) {

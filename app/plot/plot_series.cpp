@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "line_texture.hpp"
 #include "plot_state.hpp"
 #include "text_draw.hpp"
 
@@ -25,7 +26,7 @@ void emit_polyline(ImDrawList* d, const std::vector<ImVec2>& pts, ImU32 color, f
   if (!dashed) {
     for (size_t start = 0; start + 1 < pts.size(); start += kMaxPointsPerPolyline - 1) {
       const int count = static_cast<int>(std::min<size_t>(kMaxPointsPerPolyline, pts.size() - start));
-      d->AddPolyline(pts.data() + start, count, color, ImDrawFlags_None, thickness);
+      add_polyline(d, pts.data() + start, count, color, thickness);
     }
     return;
   }
