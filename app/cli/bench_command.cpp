@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/draw_costs.hpp"
 #include "cli/soak_driver.hpp"
 #include "ui/app_session.hpp"
 #include "render/gl_errors.hpp"
@@ -109,6 +110,9 @@ int run_bench_command(int argc, char** argv) {
                  "display); prints the CPU time the process used (target: under 2 % of a core)")
       ->check(CLI::Range(0.5, 3600.0));
   cli.add_option("--idle-view", idle_view, "View shown during --idle (default rope-cos)");
+  bool draw_costs = false;
+  cli.add_flag("--draw-costs", draw_costs, "After each row, replay its last frame draw list by draw list (and the slow "
+               "lists command by command) and print what each costs to render, with the pixels it covers");
   cli.add_option("--max-growth", max_growth, "Soak: exit 4 when VmRSS grew by more than this many % since the first checkpoint");
   try {
     cli.parse(argc, argv);
@@ -175,8 +179,8 @@ int run_bench_command(int argc, char** argv) {
     std::printf("each frame: θ sweeps 1e2 … 1e7 and back; rope-2d's query patch and mrope-positions' token move. Patch grids:");
     for (const auto& c : configs) std::printf(" %lld×%lld", c.grid, c.grid == AppState{}.grid_rows ? AppState{}.grid_cols : c.grid);
     std::printf("\n");
-    std::printf("%-20s %-16s %10s %10s %10s %10s %10s %10s %8s %9s\n", "config", "view", "cpu_med", "cpu_p95", "gpu_med",
-                "gpu_p95", "total_med", "total_p95", "rss_mib", "vertices");
+    std::printf("%-20s %-16s %10s %10s %10s %10s %10s %10s %8s %9s %7s\n", "config", "view", "cpu_med", "cpu_p95", "gpu_med",
+                "gpu_p95", "total_med", "total_p95", "rss_mib", "vertices", "mpx");
     bool all_within = true;
     for (const auto& c : configs) {
       for (const auto& view : views) {
@@ -193,7 +197,7 @@ int run_bench_command(int argc, char** argv) {
           session.frame(0.0);
           glFinish();
         }
-        std::vector<double> cpu, gpu, total, vertices;
+        std::vector<double> cpu, gpu, total, vertices, pixels;
         for (int f = 0; f < frames; ++f) {
           // Sweep θ over 10^2 ... 10^7 and back, as a lecturer dragging the slider.
           const double t = double(f) / double(frames - 1);
@@ -208,7 +212,10 @@ int run_bench_command(int argc, char** argv) {
           const auto done = std::chrono::steady_clock::now();
           cpu.push_back(std::chrono::duration<double, std::milli>(submitted - start).count());
           // What ImGui handed the renderer (llvmpipe's cost grows with vertices and covered pixels).
-          if (const ImDrawData* dd = ImGui::GetDrawData()) vertices.push_back(double(dd->TotalVtxCount));
+          if (const ImDrawData* dd = ImGui::GetDrawData()) {
+            vertices.push_back(double(dd->TotalVtxCount));
+            pixels.push_back(covered_megapixels(*dd));
+          }
           total.push_back(std::chrono::duration<double, std::milli>(done - start).count());
           if (timer) {
             GLuint64 ns = 0;
@@ -216,16 +223,18 @@ int run_bench_command(int argc, char** argv) {
             gpu.push_back(double(ns) / 1e6);
           }
         }
-        const Stats sc = stats(cpu), sg = stats(gpu), st = stats(total), sv = stats(vertices);
+        if (draw_costs)
+          if (ImDrawData* dd = ImGui::GetDrawData()) print_draw_costs(*dd, stdout);
+        const Stats sc = stats(cpu), sg = stats(gpu), st = stats(total), sv = stats(vertices), sp = stats(pixels);
         all_within = all_within && st.median <= 16.7;
-        std::printf("%-20s %-16s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %8.1f %9.0f\n", c.name.c_str(), view.c_str(), sc.median,
-                    sc.p95, sg.median, sg.p95, st.median, st.p95, double(read_memory_status().rss_kib) / 1024.0, sv.median);
+        std::printf("%-20s %-16s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %8.1f %9.0f %7.2f\n", c.name.c_str(), view.c_str(), sc.median,
+                    sc.p95, sg.median, sg.p95, st.median, st.p95, double(read_memory_status().rss_kib) / 1024.0, sv.median, sp.median);
         std::fflush(stdout);
       }
     }
     if (timer) glDeleteQueries(1, &query);
     const auto errors = render::drain_gl_errors();
-    std::printf("times in ms; total = cpu + wait for the GPU (glFinish); rss_mib = VmRSS after the row; vertices = ImGui vertices a frame (median). Median total within 16.7 ms: %s. GL errors: %zu\n",
+    std::printf("times in ms; total = cpu + wait for the GPU (glFinish); rss_mib = VmRSS after the row; vertices = ImGui vertices a frame, mpx = millions of pixels its triangles and heatmap passes cover (medians). Median total within 16.7 ms: %s. GL errors: %zu\n",
                 all_within ? "yes" : "NO", errors.size());
     return errors.empty() ? 0 : 3;
   } catch (const std::exception& e) {
