@@ -19,6 +19,7 @@
 #include "export/view_export.hpp"
 #include "render/atomic_file.hpp"
 #include "state/session_file.hpp"
+#include "ui/main_frame.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -98,6 +99,17 @@ int write_lesson(AppSession& session, const pe::Lesson& lesson, const LessonExpo
   });
   std::printf("wrote %s/index.html (%zu files, %.1f s)\n", options.dir.c_str(), r.files.size(), r.seconds);
   return 0;
+}
+
+// A PNG cannot scroll: a view with more plots than fit at their readable height (many
+// plots at --ui-scale 2 in 1080p) is cut at the bottom; say so and what helps.
+void warn_if_cut(const std::string& view, int width, int height) {
+  const float cut = last_view_overflow();
+  if (cut < 1.0f) return;
+  std::fprintf(stderr,
+               "pe-viz export: warning: %s does not fit %dx%d at this UI scale; its last %.0f px are cut off (give a taller "
+               "--size or a smaller --ui-scale)\n",
+               view.c_str(), width, height, double(cut));
 }
 
 }  // namespace
@@ -186,6 +198,7 @@ int run_export_command(int argc, char** argv) {
       for (std::size_t k = 0; k < requests.size(); ++k) {
         const double ms = export_view_png(session, requests[k]);
         std::printf("[%zu/%zu] %s (%dx%d, %.0f ms)\n", k + 1, requests.size(), requests[k].path.filename().c_str(), width, height, ms);
+        warn_if_cut(requests[k].view.empty() ? session.state().view : requests[k].view, width, height);
         std::fflush(stdout);
       }
       write_file_atomic(std::filesystem::path(*all_dir) / "index.html", slide_deck_html(requests));
@@ -205,6 +218,7 @@ int run_export_command(int argc, char** argv) {
     }
     const double ms = export_view_png(session, {view, width, height, bg, path});
     std::printf("wrote %s (%dx%d, view %s, %.0f ms)\n", path.c_str(), width, height, view.c_str(), ms);
+    warn_if_cut(view, width, height);
     if (csv_file) {
       csv_file->commit();
       std::printf("wrote %s\n", csv->c_str());

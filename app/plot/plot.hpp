@@ -49,7 +49,14 @@ struct PlotOptions {
 };
 
 // Returns false when the plot is clipped away; then do not call end_plot().
+// A height (given, or what is left when size.y <= 0) below min_plot_height(options) is
+// raised to it: title, tick labels and axis label take a fixed band, and a share of a
+// short window must not leave the data a few pixels tall (the window scrolls instead).
 bool begin_plot(const char* id, ImVec2 size, const PlotOptions& options = {});
+// The smallest frame that keeps kMinPlotDataLines lines of the UI font for the data,
+// under a title (when the options have one), x tick labels and an x axis label.
+inline constexpr float kMinPlotDataLines = 3.0f;
+float min_plot_height(const PlotOptions& options = {});
 void setup_axes(const AxisSpec& x, const AxisSpec& y);
 void end_plot();
 // Forgets a plot begun but not ended (an exception unwound past end_plot): the next

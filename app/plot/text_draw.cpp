@@ -58,6 +58,7 @@ void draw_vertical_text(ImDrawList* draw, ImVec2 center, const std::string& text
   // start of a label that sticks out of the frame while still horizontal. A square clip
   // rect around the centre covers the text both before and after the rotation.
   const float half = std::max(size.x, size.y) * 0.5f + 2.0f;
+  const ImVec4 outer = draw->_CmdHeader.ClipRect;  // the window's: the scissor must still cut there
   draw->PushClipRect(ImVec2(center.x - half, center.y - half), ImVec2(center.x + half, center.y + half), false);
   const int first = draw->VtxBuffer.Size;
   draw->AddText(ImGui::GetFont(), em(), ImVec2(center.x - size.x * 0.5f, center.y - size.y * 0.5f), color,
@@ -67,6 +68,13 @@ void draw_vertical_text(ImDrawList* draw, ImVec2 center, const std::string& text
     const float dx = v.pos.x - center.x, dy = v.pos.y - center.y;
     // 90° counter-clockwise on screen (y down): (dx, dy) -> (dy, -dx).
     v.pos = ImVec2(center.x + dy, center.y - dx);
+  }
+  // The glyphs were culled against the square; the GPU scissors them against the square
+  // within the window's rectangle (else a label of a plot scrolled past a child's edge
+  // draws over whatever lies beyond it).
+  if (draw->VtxBuffer.Size > first && !draw->CmdBuffer.empty()) {
+    ImVec4& clip = draw->CmdBuffer.back().ClipRect;
+    clip = ImVec4(std::max(clip.x, outer.x), std::max(clip.y, outer.y), std::min(clip.z, outer.z), std::min(clip.w, outer.w));
   }
   draw->PopClipRect();
 }

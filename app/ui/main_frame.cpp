@@ -23,6 +23,8 @@
 namespace app {
 namespace {
 
+float g_view_overflow = 0.0f;
+
 // A view that throws (a core error no validation foresaw) shows the message in place of
 // its plots; the frame, the other views and the session carry on.
 // With `formula`, the view's formula with the current numbers sits in a strip below it.
@@ -34,7 +36,13 @@ void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, do
   const float strip = formula_strip_height(formula_lines, avail.x);
   avail.y = std::max(1.0f, avail.y - strip);
   ViewContext ctx{state, derived, avail, time, exporting};
-  ImGui::BeginChild(view.name, {0, avail.y}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  // A view whose plots cannot all keep a readable height here (many plots at 2× on a
+  // 1080p projector, a cell of the grid) runs past the bottom and scrolls; the wheel over
+  // a plot still zooms it (plots claim the wheel). Inside the child, the room left of a
+  // scrollbar is the view's width.
+  // An export cannot scroll: no scrollbar there, and the overflow is measured instead.
+  ImGui::BeginChild(view.name, {0, avail.y}, false, exporting ? ImGuiWindowFlags_NoScrollbar : ImGuiWindowFlags_None);
+  ctx.size = ImGui::GetContentRegionAvail();
   const GuiStackSnapshot snapshot;
   try {
     view.draw(ctx);
@@ -57,6 +65,10 @@ void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, do
     ImGui::TextUnformatted(message.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
+  }
+  {
+    const ImGuiWindow* child = ImGui::GetCurrentWindow();
+    g_view_overflow = std::max(0.0f, child->DC.CursorMaxPos.y - (child->Pos.y + child->Size.y));
   }
   ImGui::EndChild();
   if (strip > 0) draw_formula_strip(formula_lines, strip);
@@ -297,5 +309,7 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   if (ImGui::GetIO().WantTextInput) request_frame_within(0.4);
   return actions;
 }
+
+float last_view_overflow() { return g_view_overflow; }
 
 }  // namespace app

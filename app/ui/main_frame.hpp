@@ -25,6 +25,10 @@ struct FrameOptions {
 
 // Draws the whole UI for one frame into a window covering `display` (call between
 // ImGui::NewFrame and ImGui::Render). Recomputes derived results if inputs changed.
+// How far (pixels) the last view drawn ran past the bottom of its area: more plots than fit
+// at their readable height (main_frame.cpp lets the view scroll; an export is cut there).
+float last_view_overflow();
+
 FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double time_seconds,
                      const FrameOptions& options = {});
 

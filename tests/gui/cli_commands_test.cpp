@@ -3,6 +3,10 @@
 // open a hidden window on the same Xvfb display as the rest of the GUI suite.
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <sstream>
+#include <string>
+
 #include "test_support.hpp"
 #include "views/view.hpp"
 
@@ -173,6 +177,51 @@ TEST_F(CliTest, ScreenshotWritesTheWindow) {
   EXPECT_GE(hit.x, 0) << "the rope-cos screenshot has no position-0 column of cos = 1";
   // A screenshot never autosaves over the user's last session.
   EXPECT_FALSE(fs::exists(home / ".config" / "pe-viz" / "last-session.json"));
+}
+
+// `bench --draw-costs` replays the last frame list by list: every ImGui draw list of the
+// frame gets a line, and their covered pixels add up to the whole frame's.
+TEST_F(CliTest, BenchDrawCostsBreaksTheFrameIntoItsDrawLists) {
+  const CommandResult r =
+      run("bench --views extrapolation --frames 10 --length 128 --dim 64 --width 800 --height 600 --draw-costs");
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto whole_at = r.out.find("whole frame replayed: ");
+  ASSERT_NE(whole_at, std::string::npos) << r.out;
+  double whole_ms = 0, whole_mpx = 0;
+  ASSERT_EQ(std::sscanf(r.out.c_str() + whole_at, "whole frame replayed: %lf ms, %lf Mpx", &whole_ms, &whole_mpx), 2);
+  EXPECT_GT(whole_ms, 0.0);
+  EXPECT_GT(whole_mpx, 0.0);
+  double lists_mpx = 0;
+  int lists = 0;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto at = line.find("    list ");
+    if (at != 0) continue;
+    const auto mpx_at = line.rfind(" Mpx");
+    const auto num_at = line.rfind(' ', mpx_at - 1);
+    ASSERT_NE(num_at, std::string::npos) << line;
+    lists_mpx += std::stod(line.substr(num_at + 1, mpx_at - num_at - 1));
+    ++lists;
+  }
+  EXPECT_GE(lists, 2) << r.out;  // the parameter panel and the view at least
+  EXPECT_NE(r.out.find("list pe-viz/##views"), std::string::npos) << r.out;
+  // Each list's figure is rounded to 0.001 Mpx.
+  EXPECT_NEAR(lists_mpx, whole_mpx, 0.0005 * (lists + 1) + 0.005) << r.out;
+}
+
+// A PNG cannot scroll: an export whose view runs past the bottom (extrapolation's four
+// plots at --ui-scale 2 in 1080p keep their readable height) is written, with a warning
+// that says what was cut and what helps; at 1× nothing is cut and nothing is said.
+TEST_F(CliTest, ExportWarnsWhenTheViewDoesNotFitTheImage) {
+  const fs::path big = home / "big.png", fits = home / "fits.png";
+  const CommandResult cut = run("export --view extrapolation --ui-scale 2 --size 1920x1080 -o " + q(big));
+  ASSERT_EQ(cut.exit_code, 0) << describe(cut);
+  EXPECT_TRUE(fs::exists(big));
+  EXPECT_NE(cut.err.find("warning: extrapolation does not fit 1920x1080"), std::string::npos) << describe(cut);
+  EXPECT_NE(cut.err.find("--ui-scale"), std::string::npos) << describe(cut);
+  const CommandResult whole = run("export --view extrapolation --size 1920x1080 -o " + q(fits));
+  ASSERT_EQ(whole.exit_code, 0) << describe(whole);
+  EXPECT_EQ(whole.err.find("warning"), std::string::npos) << describe(whole);
 }
 
 }  // namespace

@@ -1,0 +1,59 @@
+// Projector readiness, the part text clipping cannot see: every plot of every view keeps a
+// data area a viewer can read. A view that shares its height among several plots gives
+// each a fixed band of title, tick labels and axis label; at 2× on a 1920×1080 projector
+// that band can eat the whole share and leave a heatmap a few pixels tall (seen in
+// `extrapolation` and `compare` before the plots reserved their decorations).
+#include <imgui.h>
+
+#include <string>
+
+#include "plot/plot.hpp"
+#include "test_support.hpp"
+#include "ui/main_frame.hpp"
+#include "views/view.hpp"
+
+namespace {
+
+using namespace pe_test;
+
+const bool kRegistered = register_session_environment();
+
+class PlotSizesTest : public SessionTest {};
+
+// At least three lines of the UI font: enough for a heatmap's rows to read as a picture
+// and for a curve's y axis to carry two tick labels.
+constexpr float kMinDataHeightInLines = plot::kMinPlotDataLines;
+
+TEST_F(PlotSizesTest, EveryPlotOfEveryViewHasARoomyDataAreaAtScale1And2) {
+  struct Setup { float scale; int width, height; };
+  plot::set_record_drawn_plots(true);
+  for (const Setup setup : {Setup{1.0f, kWindowWidth, kWindowHeight}, Setup{1.0f, 1920, 1080}, Setup{2.0f, 1920, 1080}}) {
+    session().window().set_size(setup.width, setup.height);
+    for (const auto& v : app::all_views()) {
+      const std::string where = std::string(v.name) + " at " + std::to_string(int(setup.scale)) + "× " +
+                                std::to_string(setup.width) + "×" + std::to_string(setup.height);
+      app::AppState st = known_state(v.name);
+      st.ui_scale = setup.scale;
+      session().state() = st;
+      for (int f = 0; f < 2; ++f) session().frame(0.0);  // scale change settles (font atlas) in frame 1
+      plot::take_drawn_plots();
+      session().frame(0.0);
+      // At 1× everything fits without scrolling; at 2× a view may run past the bottom and
+      // scroll, but its plots keep their height.
+      if (setup.scale == 1.0f) {
+        EXPECT_LT(app::last_view_overflow(), 1.0f) << where << " runs past the bottom of its area";
+      }
+      const float min_height = kMinDataHeightInLines * ImGui::GetFontSize();
+      for (const plot::DrawnPlot& p : plot::take_drawn_plots()) {
+        const float h = p.max.y - p.min.y;
+        EXPECT_GE(h, min_height) << where << ": plot \"" << p.title << "\" has a data area " << h << " px tall (minimum "
+                                 << min_height << ")";
+      }
+    }
+  }
+  plot::set_record_drawn_plots(false);
+  session().window().set_size(kWindowWidth, kWindowHeight);
+  for (int f = 0; f < 2; ++f) session().frame(0.0);
+}
+
+}  // namespace
