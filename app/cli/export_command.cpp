@@ -19,7 +19,6 @@
 #include "export/view_export.hpp"
 #include "render/atomic_file.hpp"
 #include "state/session_file.hpp"
-#include "ui/main_frame.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -101,15 +100,10 @@ int write_lesson(AppSession& session, const pe::Lesson& lesson, const LessonExpo
   return 0;
 }
 
-// A PNG cannot scroll: a view with more plots than fit at their readable height (many
-// plots at --ui-scale 2 in 1080p) is cut at the bottom; say so and what helps.
 void warn_if_cut(const std::string& view, int width, int height) {
-  const float cut = last_view_overflow();
-  if (cut < 1.0f) return;
-  std::fprintf(stderr,
-               "pe-viz export: warning: %s does not fit %dx%d at this UI scale; its last %.0f px are cut off (give a taller "
-               "--size or a smaller --ui-scale)\n",
-               view.c_str(), width, height, double(cut));
+  const std::string warning = export_cut_warning(view, width, height);
+  if (!warning.empty())
+    std::fprintf(stderr, "pe-viz export: warning: %s (give a taller --size or a smaller --ui-scale)\n", warning.c_str());
 }
 
 }  // namespace

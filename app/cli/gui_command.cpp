@@ -157,9 +157,11 @@ int run_gui(AppState state, const GuiOptions& options) {
       if (actions.export_png) {
         try {
           const double ms = export_view_png(session, *actions.export_png);
-          status = {"Exported " + actions.export_png->path.string() + " (" + std::to_string(actions.export_png->width) + "×" +
-                        std::to_string(actions.export_png->height) + ", " + std::to_string(int(ms)) + " ms)",
-                    false, glfwGetTime()};
+          const ExportRequest& r = *actions.export_png;
+          const std::string cut = export_cut_warning(r.view, r.width, r.height);
+          status = {"Exported " + r.path.string() + " (" + std::to_string(r.width) + "×" + std::to_string(r.height) + ", " +
+                        std::to_string(int(ms)) + " ms)" + (cut.empty() ? "" : "; but " + cut + " (a taller size or a smaller UI scale shows it all)"),
+                    !cut.empty(), glfwGetTime()};
         } catch (const std::exception& e) {
           status = {std::string("Export failed: ") + e.what(), true, glfwGetTime()};
         }

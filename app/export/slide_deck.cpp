@@ -47,6 +47,7 @@ std::string slide_deck_html(const std::vector<ExportRequest>& requests) {
 void SlideDeckJob::start(std::vector<ExportRequest> requests) {
   requests_ = std::move(requests);
   done_ = 0;
+  cut_.clear();
 }
 
 SlideDeckJob::Step SlideDeckJob::step(AppSession& session) {
@@ -54,7 +55,10 @@ SlideDeckJob::Step SlideDeckJob::step(AppSession& session) {
   s.total = requests_.size();
   try {
     if (done_ == 0) std::filesystem::create_directories(requests_.front().path.parent_path());
-    export_view_png(session, requests_[done_]);
+    const ExportRequest& r = requests_[done_];
+    export_view_png(session, r);
+    if (std::string cut = export_cut_warning(r.view.empty() ? session.state().view : r.view, r.width, r.height); !cut.empty())
+      cut_.push_back(std::move(cut));
     ++done_;
     s.done = done_;
     s.message = "Exported " + std::to_string(done_) + "/" + std::to_string(requests_.size()) + ": " +
@@ -63,6 +67,9 @@ SlideDeckJob::Step SlideDeckJob::step(AppSession& session) {
       const auto index = requests_.front().path.parent_path() / "index.html";
       write_file_atomic(index, slide_deck_html(requests_));
       s.message = "Exported " + std::to_string(requests_.size()) + " views and " + index.string();
+      if (!cut_.empty())
+        s.message += "; " + std::to_string(cut_.size()) + " cut off at the bottom, first: " + cut_.front();
+      s.error = !cut_.empty();
       s.finished = true;
       requests_.clear();
     }

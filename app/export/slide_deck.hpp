@@ -26,7 +26,8 @@ class SlideDeckJob {
   struct Step {
     std::size_t done = 0, total = 0;
     std::string message;  // what was written, or the error
-    bool error = false;
+    bool error = false;     // also set on the last step when some view did not fit its image
+
     bool finished = false;  // last view and index.html written (or stopped by an error)
   };
   void start(std::vector<ExportRequest> requests);
@@ -36,6 +37,7 @@ class SlideDeckJob {
  private:
   std::vector<ExportRequest> requests_;
   std::size_t done_ = 0;
+  std::vector<std::string> cut_;  // export_cut_warning() of each view that did not fit
 };
 
 }  // namespace app

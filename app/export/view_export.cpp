@@ -1,5 +1,9 @@
 #include "export/view_export.hpp"
 
+#include <cstdio>
+
+#include "ui/main_frame.hpp"
+
 #include <epoxy/gl.h>
 #include <imgui.h>
 
@@ -116,7 +120,18 @@ OffscreenRenderer::~OffscreenRenderer() = default;
 std::vector<unsigned char> OffscreenRenderer::render(int passes) {
   AppState& state = session_.state();
   state.view = view_;
-  for (int pass = 0; pass < std::max(passes, 1); ++pass) {
+  // A PNG cannot scroll: when the view runs past the bottom with the GUI's plot heights,
+  // the layout passes run again with lower minimums (the plots share what room there is,
+  // as they did before minimums existed) until it fits or the minimum is gone.
+  constexpr float kLevels[] = {plot::kMinPlotDataLines, 1.5f, 0.5f, 0.0f};
+  struct RestoreGuiMinimum {
+    float lines = plot::min_data_lines();
+    ~RestoreGuiMinimum() { plot::set_min_data_lines(lines); }
+  } restore;
+  if (min_data_lines_ < 0.0f) min_data_lines_ = kLevels[0];
+  const int layout_passes = std::max(passes, 1);
+  for (int pass = 0;; ++pass) {
+    plot::set_min_data_lines(min_data_lines_);
     session_.window().begin_offscreen_frame(float(width_), float(height_));
     plot::set_pixel_scale(session_.window().ui_scale());
     Derived& derived = const_cast<Derived&>(session_.derived());
@@ -125,14 +140,20 @@ std::vector<unsigned char> OffscreenRenderer::render(int passes) {
     ImGui::Render();
     // Only the last pass's pixels are kept: the earlier ones settle the layout (CPU side),
     // and heatmaps draw in render callbacks, so nothing needs rasterizing before the last.
-    if (pass + 1 < std::max(passes, 1)) continue;
-    fbo_->bind();
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    if (background_ == Background::Transparent) glClearColor(0, 0, 0, 0);
-    else glClearColor(bg.x, bg.y, bg.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    Window::render_draw_data();
+    if (pass + 1 < layout_passes) continue;
+    if (last_view_overflow() >= 1.0f && min_data_lines_ > 0.0f) {
+      min_data_lines_ = *std::find_if(std::begin(kLevels), std::end(kLevels), [&](float l) { return l < min_data_lines_; });
+      pass = -1;
+      continue;
+    }
+    break;
   }
+  fbo_->bind();
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  if (background_ == Background::Transparent) glClearColor(0, 0, 0, 0);
+  else glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  Window::render_draw_data();
   glFinish();
   std::vector<unsigned char> pixels = fbo_->read_pixels();
   const auto errors = render::drain_gl_errors();
@@ -156,6 +177,16 @@ double export_view_png(AppSession& session, const ExportRequest& request) {
   const auto pixels = render_view_pixels(session, view, request.width, request.height, request.background);
   render::write_png_atomic(request.path, request.width, request.height, pixels);
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string export_cut_warning(const std::string& view, int width, int height) {
+  const float cut = last_view_overflow();
+  if (cut < 1.0f) return {};
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "%s does not fit %dx%d at this UI scale even with its plots squeezed; its last %.0f px are cut off",
+                view.c_str(), width, height, double(cut));
+  return text;
 }
 
 }  // namespace app

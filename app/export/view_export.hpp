@@ -45,11 +45,20 @@ class OffscreenRenderer {
   std::string view_;
   std::unique_ptr<ExportStateGuard> guard_;
   std::unique_ptr<render::Framebuffer> fbo_;
+  // The plots' minimum data height (plot::min_data_lines) this export settled on: lowered
+  // from the GUI's until the view fits the image, and kept for every later frame (a video
+  // must not change its layout mid-way).
+  float min_data_lines_ = -1.0f;
 };
 
 // Layout passes that make an export independent of what was drawn before (auto-fit axes
 // and tick labels settle in three).
 inline constexpr int kFixedPointPasses = 3;
+
+// After an export of `view` at width × height: empty, or a warning that the view ran past
+// the bottom of the image even with its plots squeezed (a PNG cannot scroll; e.g. the
+// comparison table at UI scale 2 in 1080p), and how much was cut.
+std::string export_cut_warning(const std::string& view, int width, int height);
 
 // Renders to top-down RGBA without writing (for tests and the --all deck).
 std::vector<unsigned char> render_view_pixels(AppSession& session, const std::string& view, int width, int height,

@@ -53,10 +53,15 @@ struct PlotOptions {
 // raised to it: title, tick labels and axis label take a fixed band, and a share of a
 // short window must not leave the data a few pixels tall (the window scrolls instead).
 bool begin_plot(const char* id, ImVec2 size, const PlotOptions& options = {});
-// The smallest frame that keeps kMinPlotDataLines lines of the UI font for the data,
+// The smallest frame that keeps min_data_lines() lines of the UI font for the data,
 // under a title (when the options have one), x tick labels and an x axis label.
-inline constexpr float kMinPlotDataLines = 3.0f;
 float min_plot_height(const PlotOptions& options = {});
+// The GUI keeps kMinPlotDataLines (a view that needs more room scrolls); an export, which
+// cannot scroll, lowers it until the view fits its image (export/view_export.cpp); at 0
+// begin_plot takes heights as given.
+inline constexpr float kMinPlotDataLines = 3.0f;
+void set_min_data_lines(float lines);
+float min_data_lines();
 void setup_axes(const AxisSpec& x, const AxisSpec& y);
 void end_plot();
 // Forgets a plot begun but not ended (an exception unwound past end_plot): the next

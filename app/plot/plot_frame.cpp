@@ -379,13 +379,20 @@ void ensure_axes() {
 
 }  // namespace detail
 
+namespace {
+float g_min_data_lines = kMinPlotDataLines;
+}  // namespace
+
 float min_plot_height(const PlotOptions& options) {
   using namespace detail;
   // As layout() takes them: padding, title, x ticks (log axes' superscripts), x label.
   float band = em() * 0.5f * 2.0f + tick_length() + label_gap() + em() * 1.25f + em() + label_gap();
   if (!display_label(options.title).empty()) band += em() * 1.15f + label_gap();
-  return band + em() * kMinPlotDataLines;
+  return band + em() * g_min_data_lines;
 }
+
+void set_min_data_lines(float lines) { g_min_data_lines = std::max(0.0f, lines); }
+float min_data_lines() { return g_min_data_lines; }
 
 bool begin_plot(const char* id, ImVec2 size, const PlotOptions& options) {
   using namespace detail;
@@ -395,8 +402,8 @@ bool begin_plot(const char* id, ImVec2 size, const PlotOptions& options) {
   const ImGuiID plot_id = window->GetID(id);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (size.x <= 0.0f) size.x = std::max(avail.x + size.x, em() * 8.0f);
-  if (size.y <= 0.0f) size.y = avail.y + size.y;
-  size.y = std::max(size.y, min_plot_height(options));
+  if (size.y <= 0.0f) size.y = std::max(avail.y + size.y, em() * 6.0f);
+  if (g_min_data_lines > 0.0f) size.y = std::max(size.y, min_plot_height(options));
   const ImVec2 pos = window->DC.CursorPos;
   const ImRect frame(pos, ImVec2(pos.x + size.x, pos.y + size.y));
   ImGui::ItemSize(frame);

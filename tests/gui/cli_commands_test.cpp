@@ -209,17 +209,21 @@ TEST_F(CliTest, BenchDrawCostsBreaksTheFrameIntoItsDrawLists) {
   EXPECT_NEAR(lists_mpx, whole_mpx, 0.0005 * (lists + 1) + 0.005) << r.out;
 }
 
-// A PNG cannot scroll: an export whose view runs past the bottom (extrapolation's four
-// plots at --ui-scale 2 in 1080p keep their readable height) is written, with a warning
-// that says what was cut and what helps; at 1× nothing is cut and nothing is said.
-TEST_F(CliTest, ExportWarnsWhenTheViewDoesNotFitTheImage) {
-  const fs::path big = home / "big.png", fits = home / "fits.png";
-  const CommandResult cut = run("export --view extrapolation --ui-scale 2 --size 1920x1080 -o " + q(big));
+// A PNG cannot scroll. An export whose plots do not fit at the GUI's readable height
+// squeezes them, as a window would not (extrapolation's four plots at --ui-scale 2 in
+// 1080p); one that does not fit even then (comparison's table) is written with a warning
+// that says what was cut and what helps. At 1× nothing is cut and nothing is said.
+TEST_F(CliTest, ExportSqueezesPlotsToFitAndWarnsWhenEvenThatIsNotEnough) {
+  const fs::path squeezed = home / "squeezed.png", table = home / "table.png", fits = home / "fits.png";
+  const CommandResult plots = run("export --view extrapolation --ui-scale 2 --size 1920x1080 -o " + q(squeezed));
+  ASSERT_EQ(plots.exit_code, 0) << describe(plots);
+  EXPECT_EQ(plots.err.find("warning"), std::string::npos) << describe(plots);
+  const CommandResult cut = run("export --view comparison --ui-scale 2 --size 1920x1080 -o " + q(table));
   ASSERT_EQ(cut.exit_code, 0) << describe(cut);
-  EXPECT_TRUE(fs::exists(big));
-  EXPECT_NE(cut.err.find("warning: extrapolation does not fit 1920x1080"), std::string::npos) << describe(cut);
+  EXPECT_TRUE(fs::exists(table));
+  EXPECT_NE(cut.err.find("warning: comparison does not fit 1920x1080"), std::string::npos) << describe(cut);
   EXPECT_NE(cut.err.find("--ui-scale"), std::string::npos) << describe(cut);
-  const CommandResult whole = run("export --view extrapolation --size 1920x1080 -o " + q(fits));
+  const CommandResult whole = run("export --view comparison --size 1920x1080 -o " + q(fits));
   ASSERT_EQ(whole.exit_code, 0) << describe(whole);
   EXPECT_EQ(whole.err.find("warning"), std::string::npos) << describe(whole);
 }
