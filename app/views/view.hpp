@@ -77,6 +77,11 @@ float teaching_note_height(const char* text);
 void same_line_if_fits(float width);
 float button_width(const char* label);  // a button's width with the current font and padding
 ImVec2 split_height(ImVec2 size, float top_fraction);  // size of the top part
+// Frame heights for plots stacked in `height` (item spacing between them included): each
+// gets its title / tick / label band, and the data heights share what is left by
+// `weights`, so a short window squeezes every plot's data alike rather than the one with
+// the smallest fraction first. `titled[k]`: plot k has a title.
+std::vector<float> stacked_plot_heights(float height, std::span<const float> weights, std::span<const bool> titled);
 // 0, 1, ..., n−1 as plot x values (pair or head indices).
 std::vector<double> index_axis(long long n);
 // Core's Eigen arrays as the spans the plot layer takes.

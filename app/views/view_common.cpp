@@ -48,6 +48,24 @@ ImVec2 split_height(ImVec2 size, float top_fraction) {
   return {size.x, (size.y - gap) * top_fraction};
 }
 
+std::vector<float> stacked_plot_heights(float height, std::span<const float> weights, std::span<const bool> titled) {
+  const std::size_t n = std::min(weights.size(), titled.size());
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  float total_weight = 0.0f, bands = spacing * float(n > 0 ? n - 1 : 0);
+  std::vector<float> band(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    // min_plot_height less its data lines: the decoration alone.
+    const plot::PlotOptions o{.title = titled[k] ? "t" : nullptr};
+    band[k] = plot::min_plot_height(o) - plot::min_data_lines() * ImGui::GetFontSize();
+    bands += band[k];
+    total_weight += weights[k];
+  }
+  const float data = std::max(0.0f, height - bands);
+  std::vector<float> out(n);
+  for (std::size_t k = 0; k < n; ++k) out[k] = band[k] + (total_weight > 0.0f ? data * weights[k] / total_weight : 0.0f);
+  return out;
+}
+
 std::vector<double> index_axis(long long n) {
   std::vector<double> v(static_cast<std::size_t>(std::max<long long>(n, 0)));
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = double(i);
