@@ -223,11 +223,13 @@ void draw_comparison_view(ViewContext& ctx) {
       "why plain RoPE and sinusoidal do not extrapolate well and why PI / NTK / YaRN / Llama 3 scaling exist.";
 
   // Everything at once when it fits (measured on the last frame drawn that way at this
-  // width and font size); otherwise one page at a time, so no line is cut at the edge
-  // (projector at 2×). Exports always show everything.
+  // window width and font size); otherwise one page at a time, so no line is cut at the
+  // edge (projector at 2×). Exports always show everything. The window's width, not the
+  // room beside its scrollbar: the full table brings a scrollbar that the page then takes
+  // away, and keying on the room made the two alternate every other frame.
   static float full_height = 0, measured_width = -1, measured_font = -1;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const bool measured = measured_width == avail.x && measured_font == ImGui::GetFontSize();
+  const bool measured = measured_width == ImGui::GetWindowWidth() && measured_font == ImGui::GetFontSize();
   const bool paged = ctx.show_widgets() && measured && full_height > avail.y;
   static int page = 0;
   if (paged) {
@@ -289,7 +291,7 @@ void draw_comparison_view(ViewContext& ctx) {
   static bool table_laid_out = false;
   if (table_laid_out) {
     full_height = ImGui::GetCursorPosY() - top;
-    measured_width = avail.x;
+    measured_width = ImGui::GetWindowWidth();
     measured_font = ImGui::GetFontSize();
   }
   table_laid_out = true;

@@ -127,14 +127,16 @@ void draw_permutation_view(ViewContext& ctx) {
   static long long dim = 0;
 
   // Everything at once when it fits (measured on the last frame drawn that way at this
-  // width, font size and sentence length); otherwise one page at a time, so no line is cut
-  // at the edge (projector at 2×). Exports always show everything.
+  // window width, font size and sentence length); otherwise one page at a time, so no line
+  // is cut at the edge (projector at 2×). Exports always show everything. The window's
+  // width, not the room beside its scrollbar: the full view brings a scrollbar that the
+  // page then takes away, and keying on the room made the two alternate every frame or two.
   static float full_height = 0, measured_width = -1, measured_font = -1;
   static std::string measured_sentences;
   static int page = 0;
   const ImVec2 avail0 = ImGui::GetContentRegionAvail();
   const float top = ImGui::GetCursorPosY();
-  const bool paged = ctx.show_widgets() && measured_width == avail0.x && measured_font == ImGui::GetFontSize() &&
+  const bool paged = ctx.show_widgets() && measured_width == ImGui::GetWindowWidth() && measured_font == ImGui::GetFontSize() &&
                      measured_sentences == s.tokens + "\n" + s.tokens_b && full_height > avail0.y;
   if (ctx.show_widgets()) {
     // Edited here directly; split_tokens and the word-count check below read them each frame.
@@ -361,7 +363,7 @@ void draw_permutation_view(ViewContext& ctx) {
     static bool tables_laid_out = false;
     if (tables_laid_out) {
       full_height = ImGui::GetCursorPosY() - top;
-      measured_width = avail0.x;
+      measured_width = ImGui::GetWindowWidth();
       measured_font = ImGui::GetFontSize();
       measured_sentences = s.tokens + "\n" + s.tokens_b;
     }

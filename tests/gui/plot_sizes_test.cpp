@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 #include "plot/plot.hpp"
 #include "test_support.hpp"
@@ -52,6 +53,35 @@ TEST_F(PlotSizesTest, EveryPlotOfEveryViewHasARoomyDataAreaAtScale1And2) {
     }
   }
   plot::set_record_drawn_plots(false);
+  session().window().set_size(kWindowWidth, kWindowHeight);
+  for (int f = 0; f < 2; ++f) session().frame(0.0);
+}
+
+// A view that runs past the bottom gets a scrollbar, which narrows it; a view that decides
+// its layout from its width (permutation and comparison page themselves when they do not
+// fit) must not then flip back and forth between two layouts every frame or two. Left
+// alone, every view draws the same frame over and over once settled.
+TEST_F(PlotSizesTest, EveryViewLeftAloneSettlesOnOneLayout) {
+  struct Setup { float scale; int width, height; };
+  // 1600×700: short enough that permutation's and comparison's full tables overflow at 1×.
+  for (const Setup setup : {Setup{1.0f, kWindowWidth, kWindowHeight}, Setup{1.0f, 1600, 700}, Setup{2.0f, 1920, 1080}}) {
+    session().window().set_size(setup.width, setup.height);
+    for (const auto& v : app::all_views()) {
+      const std::string where = std::string(v.name) + " at " + std::to_string(int(setup.scale)) + "× " +
+                                std::to_string(setup.width) + "×" + std::to_string(setup.height);
+      app::AppState st = known_state(v.name);
+      st.ui_scale = setup.scale;
+      session().state() = st;
+      for (int f = 0; f < 8; ++f) session().frame(0.0);  // fonts, async results, scrollbars
+      std::vector<int> vertices;
+      for (int f = 0; f < 6; ++f) {
+        session().frame(0.0);
+        vertices.push_back(ImGui::GetDrawData()->TotalVtxCount);
+      }
+      for (std::size_t f = 1; f < vertices.size(); ++f)
+        EXPECT_EQ(vertices[f], vertices[0]) << where << ": frame " << f << " of a view left alone drew another layout";
+    }
+  }
   session().window().set_size(kWindowWidth, kWindowHeight);
   for (int f = 0; f < 2; ++f) session().frame(0.0);
 }
