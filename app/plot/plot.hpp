@@ -60,8 +60,22 @@ float min_plot_height(const PlotOptions& options = {});
 // cannot scroll, lowers it until the view fits its image (export/view_export.cpp); at 0
 // begin_plot takes heights as given.
 inline constexpr float kMinPlotDataLines = 3.0f;
+// Views drawn small inside another (compare's A and B, the grid's cells) keep one line:
+// three would make their plots far taller than the cell (and their caches with them).
+inline constexpr float kEmbeddedMinDataLines = 1.0f;
 void set_min_data_lines(float lines);
 float min_data_lines();
+// Lowers the minimum to at most `lines` while it lives (exceptions included).
+class MinDataLinesScope {
+ public:
+  explicit MinDataLinesScope(float lines) : saved_(min_data_lines()) { set_min_data_lines(lines < saved_ ? lines : saved_); }
+  ~MinDataLinesScope() { set_min_data_lines(saved_); }
+  MinDataLinesScope(const MinDataLinesScope&) = delete;
+  MinDataLinesScope& operator=(const MinDataLinesScope&) = delete;
+
+ private:
+  float saved_;
+};
 void setup_axes(const AxisSpec& x, const AxisSpec& y);
 void end_plot();
 // Forgets a plot begun but not ended (an exception unwound past end_plot): the next

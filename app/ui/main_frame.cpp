@@ -101,7 +101,10 @@ void draw_view_grid(AppState& state, const Derived& derived, double time) {
       ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("grid_views: the view shown in this cell.");
-    if (const ViewInfo* v = find_view(name)) draw_view(*v, state, derived, time, false);
+    {
+      const plot::MinDataLinesScope embedded(plot::kEmbeddedMinDataLines);
+      if (const ViewInfo* v = find_view(name)) draw_view(*v, state, derived, time, false);
+    }
     ImGui::EndChild();
     ImGui::PopID();
   }

@@ -120,8 +120,11 @@ void draw_compare_view(ViewContext& ctx) {
     ImGui::TextUnformatted(side == 0 ? a_label.c_str() : b_label.c_str());
     ViewContext inner_ctx{side == 0 ? a : b, side == 0 ? ctx.derived : derived_b, ImGui::GetContentRegionAvail(), ctx.time_seconds,
                           ctx.exporting, /*hide_widgets=*/true};
-    if (!inner_ctx.derived.error.empty()) show_state_error(inner_ctx.derived);
-    else inner->draw(inner_ctx);
+    {
+      const plot::MinDataLinesScope embedded(plot::kEmbeddedMinDataLines);
+      if (!inner_ctx.derived.error.empty()) show_state_error(inner_ctx.derived);
+      else inner->draw(inner_ctx);
+    }
     ImGui::EndChild();
     ImGui::PopID();
   }
