@@ -307,13 +307,14 @@ void draw_rope_2d_view(ViewContext& ctx) {
   const float gap = style_gap();
   const float avail_h = ImGui::GetContentRegionAvail().y;
   // Room first for the grids, then the profiles, then the note (long, short or none).
-  const float grids_min = plot_height_for(5.0f), profiles_min = plot_height_for(2.5f) + gap;
+  // The profiles' own minimum (begin_plot's), so that the grids never push them past the bottom.
+  const float grids_min = plot_height_for(5.0f), profiles_min = plot::min_plot_height({.title = "t"}) + gap;
   const bool profiles = avail_h >= grids_min + profiles_min;
   const std::string note = fitting_note({anisotropy_note(sc, in), short_note(sc, in)},
                                         avail_h - grids_min - (profiles ? profiles_min : 0.0f));
   const ImGuiStyle& style = ImGui::GetStyle();
   const float plots_h = avail_h - (note.empty() ? 0.0f : teaching_note_height(note.c_str()));
-  const ImVec2 top = {ctx.size.x, profiles ? std::max(grids_min, (plots_h - gap) * 0.62f) : plots_h};
+  const ImVec2 top = {ctx.size.x, profiles ? std::max(grids_min, std::min((plots_h - gap) * 0.62f, plots_h - profiles_min)) : plots_h};
   // Each grid spans its own range: the multi-axis scores of a small grid can vary in the
   // third decimal while the flattened ones swing by tenths (the profiles below compare
   // them on one axis).

@@ -20,7 +20,16 @@ void draw_rope_table(ViewContext& ctx, bool cosine) {
   const long long pairs = inv_freq.size();
   const char* fn = cosine ? "cos" : "sin";
   const float bar_w = plot::colorbar_width(cosine ? "cos" : "sin", -1.0, 1.0);
-  const ImVec2 top = split_height(ctx.size, 0.55f);
+  const char* const note = cosine
+                    ? "Row i is cos(p·θ_i), θ_i = θ^(−2i/d). Pair 0 (θ₀ = 1 rad/position) is the fastest; the last pairs barely move "
+                      "inside the context — they are the ones that break when a model runs past its training length."
+                    : "sin(p·θ_i) is the other half of each rotation: together (cos, sin) is the angle p·θ_i of pair i. "
+                      "Position 0 is the identity: cos = 1, sin = 0 in every row.";
+
+  // Heatmap over curves, sharing the data height after each plot's title and axes (a short
+  // projector window squeezes both rows alike instead of scrolling).
+  const std::vector<float> heights = two_plot_heights(ctx.size.y - teaching_note_height(note), 0.55f);
+  const ImVec2 top{ctx.size.x, heights[0]};
 
   const std::string title = std::string("RoPE ") + fn + "(p·θ_i) table — " + std::to_string(pairs) + " pairs";
   if (plot::begin_plot(cosine ? "##rope-cos-heatmap" : "##rope-sin-heatmap", {top.x - bar_w - ImGui::GetStyle().ItemSpacing.x, top.y},
@@ -52,16 +61,9 @@ void draw_rope_table(ViewContext& ctx, bool cosine) {
     if (i < pairs) chosen.push_back(i);
   if (s.pair < pairs && std::find(chosen.begin(), chosen.end(), s.pair) == chosen.end()) chosen.push_back(s.pair);
 
-  const char* const note = cosine
-                    ? "Row i is cos(p·θ_i), θ_i = θ^(−2i/d). Pair 0 (θ₀ = 1 rad/position) is the fastest; the last pairs barely move "
-                      "inside the context — they are the ones that break when a model runs past its training length."
-                    : "sin(p·θ_i) is the other half of each rotation: together (cos, sin) is the angle p·θ_i of pair i. "
-                      "Position 0 is the identity: cos = 1, sin = 0 in every row.";
-
-  const float note_h = teaching_note_height(note);
   const std::string curves_title = curve_window_title((std::string(fn) + "(p·θ_i) for chosen pairs i").c_str(), s.length);
   if (plot::begin_plot(cosine ? "##rope-cos-curves" : "##rope-sin-curves",
-                       {ctx.size.x, ctx.size.y - top.y - note_h}, {.title = curves_title.c_str()})) {
+                       {ctx.size.x, heights[1]}, {.title = curves_title.c_str()})) {
     plot::setup_axes({.label = "position p", .min = 0, .max = double(std::clamp<long long>(s.length - 1, 1, kCurveWindow - 1))},
                      {.label = fn, .min = -1.1, .max = 1.1, .lock = true});
     int k = 0;

@@ -17,7 +17,12 @@ void draw_sinusoidal_view(ViewContext& ctx) {
   const AppState& s = ctx.state;
   const long long d = s.rope.head_dim;
   const float bar_w = plot::colorbar_width("PE value", -1.0, 1.0);
-  const ImVec2 top = split_height(ctx.size, 0.55f);
+  const char* const note = "Dimension 0 turns fastest (1 rad per position, wavelength 2π); each later pair is slower by θ^(2/d). "
+                           "Seed 004 prints the opposite (\"lower dimensions change slowly\") — the plot shows which is true.";
+  // Heatmap over curves, sharing the data height after each plot's title and axes, so a
+  // projector's short window squeezes both rows alike instead of scrolling.
+  const std::vector<float> heights = two_plot_heights(ctx.size.y - teaching_note_height(note), 0.55f);
+  const ImVec2 top{ctx.size.x, heights[0]};
 
   if (plot::begin_plot("##sinusoidal-heatmap", {top.x - bar_w - ImGui::GetStyle().ItemSpacing.x, top.y},
                        {.title = "Sinusoidal position encoding PE(p, j)", .legend = false})) {
@@ -48,12 +53,8 @@ void draw_sinusoidal_view(ViewContext& ctx) {
   const long long chosen = std::min(2 * s.pair, d - 1);
   if (std::find(dims.begin(), dims.end(), chosen) == dims.end()) dims.push_back(chosen);
 
-  const char* const note ="Dimension 0 turns fastest (1 rad per position, wavelength 2π); each later pair is slower by θ^(2/d). "
-      "Seed 004 prints the opposite (\"lower dimensions change slowly\") — the plot shows which is true.";
-
-  const float note_h = teaching_note_height(note);
   const std::string curve_title = curve_window_title("PE(p, j) over position for chosen dimensions j", s.length);
-  if (plot::begin_plot("##sinusoidal-curves", {ctx.size.x, ctx.size.y - top.y - note_h},
+  if (plot::begin_plot("##sinusoidal-curves", {ctx.size.x, heights[1]},
                        {.title = curve_title.c_str()})) {
     plot::setup_axes({.label = "position p", .min = 0, .max = double(std::clamp<long long>(s.length - 1, 1, kCurveWindow - 1))},
                      {.label = "value", .min = -1.1, .max = 1.1, .lock = true});

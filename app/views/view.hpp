@@ -82,6 +82,9 @@ ImVec2 split_height(ImVec2 size, float top_fraction);  // size of the top part
 // `weights`, so a short window squeezes every plot's data alike rather than the one with
 // the smallest fraction first. `titled[k]`: plot k has a title.
 std::vector<float> stacked_plot_heights(float height, std::span<const float> weights, std::span<const bool> titled);
+// Two titled plots, one above the other: stacked_plot_heights with data shares
+// `top_share` and 1 − top_share.
+std::vector<float> two_plot_heights(float height, float top_share);
 // 0, 1, ..., n−1 as plot x values (pair or head indices).
 std::vector<double> index_axis(long long n);
 // Core's Eigen arrays as the spans the plot layer takes.

@@ -66,6 +66,12 @@ std::vector<float> stacked_plot_heights(float height, std::span<const float> wei
   return out;
 }
 
+std::vector<float> two_plot_heights(float height, float top_share) {
+  const float weights[] = {top_share, 1.0f - top_share};
+  const bool titled[] = {true, true};
+  return stacked_plot_heights(height, weights, titled);
+}
+
 std::vector<double> index_axis(long long n) {
   std::vector<double> v(static_cast<std::size_t>(std::max<long long>(n, 0)));
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = double(i);

@@ -41,8 +41,12 @@ TEST_F(PlotSizesTest, EveryPlotOfEveryViewHasARoomyDataAreaAtScale1And2) {
       session().frame(0.0);
       // At 1× everything fits without scrolling; at 2× a view may run past the bottom and
       // scroll, but its plots keep their height.
-      if (setup.scale == 1.0f) {
-        EXPECT_LT(app::last_view_overflow(), 1.0f) << where << " runs past the bottom of its area";
+      // Everything fits without scrolling, at 2× on a 1080p projector too, but extrapolation:
+      // four plots under their controls need ~13 more lines there, and it scrolls (its plots
+      // keep their height, checked below).
+      if (setup.scale == 1.0f || std::string(v.name) != "extrapolation") {
+        EXPECT_LT(app::last_view_overflow(), 1.0f) << where << " runs past the bottom of its area by " << app::last_view_overflow()
+                                                   << " px";
       }
       // compare draws two whole views side by side above its own plots: those keep the
       // embedded minimum of one line (the view grid's cells likewise).
