@@ -6,6 +6,7 @@
 #include <string>
 
 #include "plot/line_texture.hpp"
+#include "plot/marker_texture.hpp"
 
 namespace app {
 namespace {
@@ -85,10 +86,12 @@ bool build_font_atlas(float pixel_size, bool text_faces) {
   atlas.Clear();
   const bool found = add_fonts(pixel_size, text_faces);
   // Built here rather than when the backend first asks for the pixels: the plots' line
-  // profiles are written into the 8-bit atlas before it becomes RGBA.
+  // profiles and marker discs are written into the 8-bit atlas before it becomes RGBA.
   plot::reserve_line_texture(atlas);
+  plot::reserve_marker_texture(atlas);
   atlas.Build();
   plot::bake_line_texture(atlas);
+  plot::bake_marker_texture(atlas);
   return found;
 }
 

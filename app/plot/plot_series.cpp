@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "line_texture.hpp"
+#include "marker_texture.hpp"
 #include "plot_state.hpp"
 #include "text_draw.hpp"
 
@@ -94,7 +95,7 @@ void draw_markers(const CurrentPlot& c, std::span<const double> xs, std::span<co
     if (!std::isfinite(xs[i]) || !std::isfinite(ys[i])) continue;
     const ImVec2 p(x_to_px(xs[i]), y_to_px(ys[i]));
     if (!c.rect.Contains(p)) continue;
-    c.draw->AddCircleFilled(p, radius, color, 12);
+    add_marker(c.draw, p, radius, color);
   }
 }
 
