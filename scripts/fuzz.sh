@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (clang, ASan + UBSan) and fuzzes each for a while.
+# Builds the libFuzzer targets (clang, ASan + UBSan; in the tree the sanitizer test pass
+# uses, scripts/sanitized_build.sh) and fuzzes each for a while.
 # Exits non-zero on any crash, sanitizer report, leak, timeout or out-of-memory.
 #
 #   scripts/fuzz.sh [SECONDS]   fuzz each target SECONDS (default 20) on a temporary copy
@@ -10,36 +11,23 @@
 # (command-line options), fuzz_prompt_spec (dump --prompt specs), fuzz_lesson (lesson
 # Markdown files), fuzz_animation (--animate and animate: specs). Seeds:
 # tests/fuzz/corpus/<target>/, and assets/presets/*.json for fuzz_hf_config. Build dir:
-# $PE_VIZ_FUZZ_BUILD_DIR (default build-fuzz/); crash inputs are kept in
+# $PE_VIZ_ASAN_BUILD_DIR (default build-asan/); crash inputs are kept in
 # <build dir>/fuzz-artifacts/. New corpus entries are discarded, so the repository is
 # never modified. Reproduce a crash with
 #   <build dir>/tests/fuzz/<target> <artifact file>
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD_DIR="${PE_VIZ_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
+BUILD_DIR="${PE_VIZ_ASAN_BUILD_DIR:-$ROOT/build-asan}"
 SECONDS_PER_TARGET="${1:-20}"
 TARGETS=(fuzz_hf_config fuzz_gguf fuzz_session fuzz_cli_params fuzz_prompt_spec fuzz_lesson fuzz_animation)
 
 case "$SECONDS_PER_TARGET" in
-  -h | --help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
   '' | *[!0-9]*) echo "scripts/fuzz.sh: SECONDS must be a whole number, got '$SECONDS_PER_TARGET'" >&2; exit 2 ;;
 esac
 if [[ $# -gt 1 ]]; then echo "scripts/fuzz.sh: one argument at most (try --help)" >&2; exit 2; fi
 
-command -v clang++ >/dev/null || "$ROOT/scripts/deps.sh"
-command -v clang++ >/dev/null || { echo "scripts/fuzz.sh: clang++ not found (libFuzzer needs clang)" >&2; exit 1; }
-
-if [[ -f "$BUILD_DIR/CMakeCache.txt" ]] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang' "$BUILD_DIR/CMakeCache.txt"; then
-  echo "scripts/fuzz.sh: $BUILD_DIR was configured with another compiler; remove it or set PE_VIZ_FUZZ_BUILD_DIR" >&2
-  exit 1
-fi
-if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
-  GENERATOR=()
-  command -v ninja >/dev/null && GENERATOR=(-G Ninja)
-  CC=clang CXX=clang++ cmake -S "$ROOT" -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DPE_VIZ_FUZZ=ON -DPE_VIZ_BUILD_TESTS=OFF -DPE_VIZ_BUILD_BENCH=OFF
-fi
-cmake --build "$BUILD_DIR" -j "${PE_VIZ_FUZZ_JOBS:-$(nproc)}" --target "${TARGETS[@]}"
+"$ROOT/scripts/sanitized_build.sh" "${TARGETS[@]}"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/pe-viz-fuzz.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT

@@ -5,7 +5,7 @@
 # window (under Xvfb when there is no display). Exits non-zero on any failure.
 #
 #   scripts/test.sh              the full suite in $PE_VIZ_BUILD_DIR (default build/)
-#   scripts/test.sh --sanitize   only the sanitizer pass: an ASan + UBSan build in
+#   scripts/test.sh --sanitize   only the sanitizer pass: a clang ASan + UBSan build in
 #                                $PE_VIZ_ASAN_BUILD_DIR (default build-asan/) running the
 #                                unit tests and the headless command-line tests; any
 #                                sanitizer report fails it
@@ -17,7 +17,7 @@ SANITIZE=0
 for arg in "$@"; do
   case "$arg" in
     --sanitize) SANITIZE=1 ;;
-    -h | --help) sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "scripts/test.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -45,13 +45,9 @@ if ((SANITIZE == 0)); then
 fi
 
 ASAN_DIR="${PE_VIZ_ASAN_BUILD_DIR:-$ROOT/build-asan}"
-GENERATOR=()
-command -v ninja >/dev/null && GENERATOR=(-G Ninja)
-# -O1 keeps Eigen-heavy tests fast enough; no -DNDEBUG, so Eigen's and our asserts stay on.
-cmake -S "$ROOT" -B "$ASAN_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DPE_VIZ_SANITIZE=ON -DPE_VIZ_BUILD_BENCH=OFF >/dev/null
-# Only what the pass runs (pe_headless_tests: unit tests, pe-viz, headless GUI-dir tests).
-cmake --build "$ASAN_DIR" -j "$(nproc)" --target pe_headless_tests
+# Only what the pass runs (pe_headless_tests: unit tests, pe-viz, headless GUI-dir tests),
+# in the clang tree the fuzzers share.
+"$ROOT/scripts/sanitized_build.sh" pe_headless_tests
 
 # Reports go to files as well as failing the process: a child pe-viz that a test expects
 # to fail (bad input) must not pass by dying in a sanitizer. Any file here fails the pass.

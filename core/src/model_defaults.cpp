@@ -11,7 +11,6 @@ namespace pe {
 namespace {
 
 constexpr const char* kRotateHalf = "rotate_half (modeling_llama.py apply_rotary_pos_emb): pairs (i, i + d/2)";
-constexpr const char* kComplex = "complex multiplication on (2i, 2i+1) pairs (view_as_complex in the modeling code)";
 constexpr const char* kInterleavedHalf =
     "rotate_half on interleaved pairs, cos/sin repeat_interleave(2) (Cohere / GLM modeling code)";
 
