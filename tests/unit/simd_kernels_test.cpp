@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -85,6 +86,21 @@ TEST(SimdKernels, EveryLevelGivesBitIdenticalTablesAndCurves) {
     EXPECT_TRUE((l == base_l).all());
   }
   pe::set_simd_level(levels().back());
+}
+
+// The kernels store whole 64-byte vectors per row; a table 16 bytes past a cache line (glibc's
+// malloc, Eigen's default) makes every such store straddle two lines. EIGEN_MAX_ALIGN_BYTES=64
+// (top-level CMakeLists.txt) puts every Eigen heap array on a cache line, large (mmap'd) or small.
+TEST(SimdKernels, TablesStartOnACacheLine) {
+  const auto line_offset = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 64; };
+  for (long long length : {3LL, 4096LL, 131072LL}) {
+    SCOPED_TRACE(length);
+    const pe::RopeTables t = pe::rope_tables(pe::inverse_frequencies(128, 10000.0), length);
+    EXPECT_EQ(line_offset(t.cos.data()), 0u);
+    EXPECT_EQ(line_offset(t.sin.data()), 0u);
+    const pe::TableF s = pe::sinusoidal_table(length, 64, 10000.0);
+    EXPECT_EQ(line_offset(s.data()), 0u);
+  }
 }
 
 TEST(SimdKernels, TablesAndCurvesStayWithinTheirBoundsOfLongDouble) {
