@@ -33,7 +33,6 @@ PE_INLINE void rotate_rows_body(long long count, long long n, const float* __res
     const float* __restrict ts = ts0 + j * n;
     float* __restrict oc = oc0 + j * stride;
     float* __restrict os = os0 + j * stride;
-#pragma GCC ivdep
     for (long long k = 0; k < n; ++k) {
       oc[k] = ac[k] * tc[k] - as[k] * ts[k];  // cos(A + B)
       os[k] = as[k] * tc[k] + ac[k] * ts[k];  // sin(A + B)
@@ -48,7 +47,6 @@ PE_INLINE void rotate_rows_interleaved_body(long long count, long long n, long l
     const float* __restrict tc = tc0 + j * n;
     const float* __restrict ts = ts0 + j * n;
     float* __restrict o = out + j * stride;
-#pragma GCC ivdep
     for (long long k = 0; k < full; ++k) {
       o[2 * k] = as[k] * tc[k] + ac[k] * ts[k];      // sin(A + B)
       o[2 * k + 1] = ac[k] * tc[k] - as[k] * ts[k];  // cos(A + B)
