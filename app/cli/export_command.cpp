@@ -149,7 +149,9 @@ int run_export_command(int argc, char** argv) {
   std::optional<pe::Lesson> lesson;
   try {
     bg = background_from_string(background);
-    if (lesson_dir && !lesson_source) throw std::runtime_error("'" + *lesson_dir + "': a folder argument goes with --lesson FILE.md|NAME");
+    if (lesson_dir && !lesson_source)
+      throw std::runtime_error("'" + *lesson_dir + "': a folder argument goes with --lesson FILE.md|NAME; to name the image or video, use -o " +
+                               *lesson_dir);
     if (lesson_source) {
       if (all_dir || csv || !video.animate.empty() || cli.count("--duration") > 0)
         throw std::runtime_error("--lesson writes the lesson's own slides and animations: --all, --csv, --animate and "

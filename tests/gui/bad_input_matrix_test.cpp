@@ -85,6 +85,9 @@ std::vector<Case> cases() {
                {"export", "--view", "rope-cos", "--size", "320x240", "-o", "{out}/ro.png"},
                {"{out}/ro.png", "read-only"}, "", Parser::None, Expect::Reject,
                [](const fs::path& work) { make_read_only_file(work / "out" / "ro.png", "keep me"); }});
+  // A file name given as the positional (it is --lesson's folder): the message says to use -o.
+  c.push_back({"output_as_positional", {"export", "--view", "rope-cos", "--size", "320x240", "{out}/x.png"},
+               {"{out}/x.png", "--lesson", "-o {out}/x.png"}});
   c.push_back({"csv_in_missing_directory", export_args({"--csv", "{work}/missing/x.csv"}), {"{work}/missing/x.csv"}});
   c.push_back({"csv_read_only_file", export_args({"--csv", "{out}/ro.csv"}), {"{out}/ro.csv", "read-only"}, "",
                Parser::None, Expect::Reject,
