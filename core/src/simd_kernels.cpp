@@ -25,6 +25,13 @@
 namespace pe::simd {
 namespace {
 
+// (cos, sin)(A + B) from (cos, sin) A and B: the one place this arithmetic is written, so
+// every row path of every kernel rounds alike.
+PE_INLINE void rotate(float ca, float sa, float cb, float sb, float& c, float& s) {
+  c = ca * cb - sa * sb;
+  s = sa * cb + ca * sb;
+}
+
 PE_INLINE void rotate_rows_body(long long count, long long n, const float* __restrict ac, const float* __restrict as,
                                 const float* __restrict tc0, const float* __restrict ts0, float* __restrict oc0,
                                 float* __restrict os0, long long stride) {
@@ -37,11 +44,8 @@ PE_INLINE void rotate_rows_body(long long count, long long n, const float* __res
     float* __restrict oc = oc0 + j * stride;
     float* __restrict os = os0 + j * stride;
     for (long long k = 0; k < n; ++k) {
-      const float a = ac[k], b = as[k];
-      oc[k] = a * tc[k] - b * ts[k];
-      os[k] = b * tc[k] + a * ts[k];
-      oc[k + stride] = a * tc[k + n] - b * ts[k + n];
-      os[k + stride] = b * tc[k + n] + a * ts[k + n];
+      rotate(ac[k], as[k], tc[k], ts[k], oc[k], os[k]);
+      rotate(ac[k], as[k], tc[k + n], ts[k + n], oc[k + stride], os[k + stride]);
     }
   }
   for (; j < count; ++j) {
@@ -49,10 +53,7 @@ PE_INLINE void rotate_rows_body(long long count, long long n, const float* __res
     const float* __restrict ts = ts0 + j * n;
     float* __restrict oc = oc0 + j * stride;
     float* __restrict os = os0 + j * stride;
-    for (long long k = 0; k < n; ++k) {
-      oc[k] = ac[k] * tc[k] - as[k] * ts[k];  // cos(A + B)
-      os[k] = as[k] * tc[k] + ac[k] * ts[k];  // sin(A + B)
-    }
+    for (long long k = 0; k < n; ++k) rotate(ac[k], as[k], tc[k], ts[k], oc[k], os[k]);
   }
 }
 
@@ -63,10 +64,7 @@ PE_INLINE void rotate_rows_interleaved_body(long long count, long long n, long l
     const float* __restrict tc = tc0 + j * n;
     const float* __restrict ts = ts0 + j * n;
     float* __restrict o = out + j * stride;
-    for (long long k = 0; k < full; ++k) {
-      o[2 * k] = as[k] * tc[k] + ac[k] * ts[k];      // sin(A + B)
-      o[2 * k + 1] = ac[k] * tc[k] - as[k] * ts[k];  // cos(A + B)
-    }
+    for (long long k = 0; k < full; ++k) rotate(ac[k], as[k], tc[k], ts[k], o[2 * k + 1], o[2 * k]);  // sin, cos
     if (odd) o[2 * full] = as[full] * tc[full] + ac[full] * ts[full];
   }
 }
