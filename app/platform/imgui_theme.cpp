@@ -35,6 +35,7 @@ const TextFonts& text_fonts() { return g_text_fonts; }
 const unsigned short* math_glyph_ranges() {
   static const ImWchar ranges[] = {
       0x0020, 0x00FF,  // Basic Latin + Latin-1 (· × ± ²)
+      0x0300, 0x036F,  // Combining diacritics (the tilde of q̃, k̃: zero advance, drawn over the letter)
       0x0370, 0x03FF,  // Greek (θ Δ π λ α β)
       0x1D00, 0x1DBF,  // Phonetic extensions: modifier letters (ᵀ in Qᵀ, ᵢ)
       0x2100, 0x214F,  // Letterlike symbols (ℝ)

@@ -12,7 +12,11 @@
 #include <string>
 #include <vector>
 
+#include <imgui.h>
+#include <imgui_internal.h>
+
 #include "export/view_data.hpp"
+#include "platform/imgui_theme.hpp"
 #include "state/app_state.hpp"
 #include "state/derived.hpp"
 #include "state/session_file.hpp"
@@ -69,6 +73,35 @@ TEST(ViewRegistryTest, EveryViewBringsItsDrawingDataAndFormula) {
     ASSERT_FALSE(formula.empty());
     for (const auto& f : formula) EXPECT_FALSE(f.empty());
   }
+}
+
+// Every character a view's title, summary and formula strip use is in pe-viz's font atlas:
+// a missing one is drawn as '?' (relative-score's q̃ and k̃ were, before the combining
+// diacritics joined math_glyph_ranges).
+TEST(ViewRegistryTest, EveryViewsTextIsInTheFont) {
+  ImGui::CreateContext();
+  if (!app::build_font_atlas(16.0f)) {
+    ImGui::DestroyContext();
+    GTEST_SKIP() << "DejaVu Sans is not installed";
+  }
+  const ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
+  for (const app::ViewInfo& v : app::all_views()) {
+    SCOPED_TRACE(v.name);
+    app::AppState s = app::default_state();
+    s.view = v.name;
+    app::Derived d;
+    app::update_derived(s, d);
+    std::vector<std::string> texts = app::view_formula(v.name, s, d);
+    texts.push_back(v.title);
+    texts.push_back(v.summary);
+    for (const std::string& text : texts)
+      for (const char* p = text.c_str(); *p;) {
+        unsigned int c = 0;
+        p += ImTextCharFromUtf8(&c, p, nullptr);
+        if (c != '\n') EXPECT_NE(font->FindGlyphNoFallback(static_cast<ImWchar>(c)), nullptr) << "U+" << std::hex << c << " in: " << text;
+      }
+  }
+  ImGui::DestroyContext();
 }
 
 TEST(ViewRegistryTest, StepsFollowTheViewThatDefinesThem) {
