@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "colormap.hpp"
+#include "pixel_rules.hpp"
 #include "plot_state.hpp"
 #include "text_draw.hpp"
 
@@ -68,13 +69,13 @@ void colorbar(const char* label, double vmin, double vmax, Colormap c, ImVec2 si
     d->AddRectFilledMultiColor(ImVec2(bar.Min.x, y_hi), ImVec2(bar.Max.x, y_lo), upper, upper, lower, lower);
   }
   const float w = stroke(1.0f);
-  d->AddRect(bar.Min, bar.Max, t.border, 0.0f, 0, w);
+  detail::add_frame_rules(d, bar.Min, bar.Max, t.border, w);
 
   float label_right = bar.Max.x;
   for (const auto& tk : ticks) {
     const double f = colormap_position(tk.value, vmin, vmax);
     const float y = bar.Max.y - static_cast<float>(f) * bar.GetHeight();
-    d->AddLine(ImVec2(bar.Max.x, y), ImVec2(bar.Max.x + tick, y), t.border, w);
+    detail::add_horizontal_rule(d, y, bar.Max.x, bar.Max.x + tick, t.border, w);
     const ImVec2 ts = tick_label_size(tk);
     const float ly = std::clamp(y - ts.y * 0.5f, frame.Min.y, frame.Max.y - ts.y);
     draw_tick_label(d, ImVec2(bar.Max.x + tick + em() * 0.25f, ly), tk, t.text_dim);

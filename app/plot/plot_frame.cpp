@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "opaque_fill.hpp"
+#include "pixel_rules.hpp"
 #include "plot_state.hpp"
 #include "text_draw.hpp"
 
@@ -235,14 +236,14 @@ void draw_background_and_grid(CurrentPlot& c) {
   const float w = stroke(1.0f);
   const ImU32 minor_grid = (t.grid & ~IM_COL32_A_MASK) | (((t.grid >> IM_COL32_A_SHIFT) & 0xff) / 2) << IM_COL32_A_SHIFT;
   for (const auto& tick : c.x_ticks) {
-    const float x = std::round(x_to_px(tick.value)) + 0.5f;
+    const float x = x_to_px(tick.value);
     if (x < c.rect.Min.x || x > c.rect.Max.x) continue;
-    d->AddLine(ImVec2(x, c.rect.Min.y), ImVec2(x, c.rect.Max.y), tick.major ? t.grid : minor_grid, w);
+    add_vertical_rule(d, x, c.rect.Min.y, c.rect.Max.y, tick.major ? t.grid : minor_grid, w);
   }
   for (const auto& tick : c.y_ticks) {
-    const float y = std::round(y_to_px(tick.value)) + 0.5f;
+    const float y = y_to_px(tick.value);
     if (y < c.rect.Min.y || y > c.rect.Max.y) continue;
-    d->AddLine(ImVec2(c.rect.Min.x, y), ImVec2(c.rect.Max.x, y), tick.major ? t.grid : minor_grid, w);
+    add_horizontal_rule(d, y, c.rect.Min.x, c.rect.Max.x, tick.major ? t.grid : minor_grid, w);
   }
 }
 
@@ -250,13 +251,13 @@ void draw_axes(CurrentPlot& c) {
   const Theme t = theme();
   ImDrawList* d = c.draw;
   const float w = stroke(1.0f);
-  d->AddRect(c.rect.Min, c.rect.Max, t.border, 0.0f, 0, w);
+  add_frame_rules(d, c.rect.Min, c.rect.Max, t.border, w);
   // X ticks and labels, clamped so end labels stay inside the frame.
   for (const auto& tick : c.x_ticks) {
     const float x = x_to_px(tick.value);
     if (x < c.rect.Min.x - 0.5f || x > c.rect.Max.x + 0.5f) continue;
     const float len = tick.major ? tick_length() : tick_length() * 0.55f;
-    d->AddLine(ImVec2(x, c.rect.Max.y), ImVec2(x, c.rect.Max.y + len), t.border, w);
+    add_vertical_rule(d, x, c.rect.Max.y, c.rect.Max.y + len, t.border, w);
     if (!tick.major) continue;
     const ImVec2 size = tick_label_size(tick);
     float lx = x - size.x * 0.5f;
@@ -267,7 +268,7 @@ void draw_axes(CurrentPlot& c) {
     const float y = y_to_px(tick.value);
     if (y < c.rect.Min.y - 0.5f || y > c.rect.Max.y + 0.5f) continue;
     const float len = tick.major ? tick_length() : tick_length() * 0.55f;
-    d->AddLine(ImVec2(c.rect.Min.x - len, y), ImVec2(c.rect.Min.x, y), t.border, w);
+    add_horizontal_rule(d, y, c.rect.Min.x - len, c.rect.Min.x, t.border, w);
     if (!tick.major) continue;
     const ImVec2 size = tick_label_size(tick);
     float ly = std::clamp(y - size.y * 0.5f, c.frame.Min.y, c.frame.Max.y - size.y);
@@ -342,12 +343,12 @@ void draw_hover(CurrentPlot& c) {
   const Theme t = theme();
   if (c.options.crosshair) {
     const float w = stroke(1.0f);
-    const float x = std::round(c.mouse.x) + 0.5f, y = std::round(c.mouse.y) + 0.5f;
+    const float x = c.mouse.x, y = c.mouse.y;
     // A halo in the plot background colour keeps the line visible on dark heatmap cells.
     const ImU32 halo = (t.plot_bg & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 150) & IM_COL32_A_MASK);
     for (const auto& [color, width] : {std::pair{halo, w * 3.0f}, std::pair{t.crosshair, w}}) {
-      c.draw->AddLine(ImVec2(x, c.rect.Min.y), ImVec2(x, c.rect.Max.y), color, width);
-      c.draw->AddLine(ImVec2(c.rect.Min.x, y), ImVec2(c.rect.Max.x, y), color, width);
+      add_vertical_rule(c.draw, x, c.rect.Min.y, c.rect.Max.y, color, width);
+      add_horizontal_rule(c.draw, y, c.rect.Min.x, c.rect.Max.x, color, width);
     }
   }
   ImGui::BeginTooltip();
