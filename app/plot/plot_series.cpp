@@ -31,17 +31,27 @@ void emit_polyline(ImDrawList* d, const std::vector<ImVec2>& pts, ImU32 color, f
     }
     return;
   }
-  // Dashes measured along the path so they stay even across segments. The dash state
-  // advances by at least a small step each iteration, so float rounding cannot stall it.
+  // Dashes measured along the path so they stay even across segments; each dash is one
+  // polyline (joined where it bends over several data points), drawn like a solid curve.
+  // The dash state advances by at least a small step each iteration, so float rounding
+  // cannot stall it.
   const float on = thickness * 4.0f, off = thickness * 2.5f, period = on + off;
   const float min_step = std::max(1e-3f, period * 1e-4f);
   float dash = 0.0f;  // position within the current on+off period
+  static thread_local std::vector<ImVec2> piece;
+  piece.clear();
+  auto flush = [&] {
+    if (piece.size() >= 2) add_polyline(d, piece.data(), int(piece.size()), color, thickness);
+    piece.clear();
+  };
   for (size_t i = 0; i + 1 < pts.size(); ++i) {
     const ImVec2 a = pts[i], b = pts[i + 1];
     const float len = std::hypot(b.x - a.x, b.y - a.y);
     if (!(len > 0.0f)) continue;
     if (len / period > 1e5f) {  // absurdly long (far off-screen): draw it solid
-      d->AddLine(a, b, color, thickness);
+      flush();
+      const ImVec2 ab[2] = {a, b};
+      add_polyline(d, ab, 2, color, thickness);
       continue;
     }
     float s = 0.0f;
@@ -50,14 +60,21 @@ void emit_polyline(ImDrawList* d, const std::vector<ImVec2>& pts, ImU32 color, f
       const float run = std::max(min_step, std::min(len - s, drawing ? on - dash : period - dash));
       if (drawing) {
         const float t0 = s / len, t1 = std::min(1.0f, (s + run) / len);
-        d->AddLine(ImVec2(a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0),
-                   ImVec2(a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1), color, thickness);
+        if (piece.empty()) piece.push_back(ImVec2(a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0));
+        piece.push_back(ImVec2(a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1));
+        if (piece.size() >= std::size_t(kMaxPointsPerPolyline)) {  // keep within 16-bit indices
+          const ImVec2 last = piece.back();
+          flush();
+          piece.push_back(last);
+        }
       }
       s += run;
       dash += run;
+      if (dash >= on && !piece.empty()) flush();  // the dash ended inside this segment
       if (dash >= period) dash = std::fmod(dash, period);
     }
   }
+  flush();
 }
 
 // Splits at NaN/inf so gaps in the data stay gaps.

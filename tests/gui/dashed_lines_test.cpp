@@ -1,0 +1,126 @@
+// Dashed data lines (plot_line with dashed = true): each dash is one polyline, so a dash
+// that runs over many data points costs two vertices a point (not a separate stroke per
+// piece), and the ink is that of the dash pattern: on = 4 × width, off = 2.5 × width,
+// measured along the path. Rendered offscreen; coverage per pixel is recovered from the
+// frames with and without the line.
+#include <epoxy/gl.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "platform/window.hpp"
+#include "plot/plot.hpp"
+#include "plot/plot_state.hpp"
+#include "render/framebuffer.hpp"
+
+namespace {
+
+constexpr int kWidth = 480, kHeight = 240;
+
+class GlEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    try {
+      window_ = std::make_unique<app::Window>(
+          app::WindowOptions{.width = 64, .height = 64, .visible = false, .title = "dashed_lines_test"});
+    } catch (const std::exception& e) {
+      GTEST_FAIL() << "no GL context: " << e.what();
+    }
+  }
+  void TearDown() override { window_.reset(); }
+
+ private:
+  std::unique_ptr<app::Window> window_;
+};
+
+const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new GlEnvironment);
+
+struct Frame {
+  std::vector<unsigned char> rgba;  // top-down
+  int line_vertices = 0;            // what the line added to the plot's draw list
+  float left = 0, right = 0;        // data area in pixels
+};
+
+// One frame: a plot over x in [0, 200], y in [0, 1] with a white line at y = 0.53 through
+// `points` evenly spaced points (none when points == 0).
+Frame draw(int points, float thickness, bool dashed) {
+  render::Framebuffer fb(kWidth, kHeight);
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(kWidth, kHeight);
+  io.DisplayFramebufferScale = ImVec2(1, 1);
+  io.DeltaTime = 1.0f / 60.0f;
+  io.MousePos = ImVec2(-1, -1);
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(io.DisplaySize);
+  ImGui::Begin("w", nullptr, ImGuiWindowFlags_NoDecoration);
+  Frame out;
+  if (plot::begin_plot("##p", ImVec2(-1, -1), {.legend = false, .crosshair = false})) {
+    plot::setup_axes({.min = 0, .max = 200, .auto_fit = false, .lock = true}, {.min = 0, .max = 1, .auto_fit = false, .lock = true});
+    std::vector<double> xs, ys;
+    for (int i = 0; i < points; ++i) {
+      xs.push_back(200.0 * i / (points - 1));
+      ys.push_back(0.53);
+    }
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    const int before = list->VtxBuffer.Size;
+    if (points > 0) plot::plot_line("line", xs, ys, {.color = IM_COL32_WHITE, .thickness = thickness, .dashed = dashed});
+    out.line_vertices = list->VtxBuffer.Size - before;
+    out.left = plot::detail::current().rect.Min.x;
+    out.right = plot::detail::current().rect.Max.x;
+    plot::end_plot();
+  }
+  ImGui::End();
+  ImGui::Render();
+  fb.bind();
+  glClearColor(0, 0, 0, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  out.rgba = fb.read_pixels();
+  render::Framebuffer::unbind();
+  return out;
+}
+
+// Coverage of every pixel by the (opaque white) line: the red channel moved from what was
+// under it towards 255, as a fraction of the way; summed over the frame.
+double ink(const Frame& with, const Frame& without) {
+  double sum = 0;
+  for (std::size_t i = 0; i < with.rgba.size(); i += 4) {
+    const double under = without.rgba[i], now = with.rgba[i];
+    if (under < 250 && now != under) sum += (now - under) / (255.0 - under);
+  }
+  return sum;
+}
+
+// The dash pattern's ink over a straight run of `length` pixels.
+double pattern_ink(double length, double width) {
+  const double on = 4 * width, period = 6.5 * width;
+  const double full = std::floor(length / period), rest = length - full * period;
+  return width * (full * on + std::min(rest, on));
+}
+
+TEST(DashedLines, EachDashIsOneStrokeAndInksItsPattern) {
+  for (const float width : {1.5f, 2.0f, 2.5f}) {
+    const Frame empty = draw(0, width, true);
+    const Frame two = draw(2, width, true), dense = draw(401, width, true), solid = draw(401, width, false);
+    const double length = two.right - two.left, dashes = std::ceil(length / (6.5 * width));
+    // Two data points: every dash is a two-point stroke, 4 vertices.
+    EXPECT_EQ(two.line_vertices, int(4 * dashes)) << "width " << width;
+    // 401 points (one every ~1 px): at most two vertices a point plus each dash's two ends;
+    // a stroke per piece would cost 4–8 vertices a point.
+    EXPECT_LE(dense.line_vertices, int(2 * (401 + 2 * dashes))) << "width " << width;
+    EXPECT_LT(dense.line_vertices, solid.line_vertices) << "gaps cost nothing";
+    // Ink: the pattern's, and the same however many points the path has.
+    const double expected = pattern_ink(length, width);
+    EXPECT_NEAR(ink(two, empty), expected, 0.03 * expected) << "width " << width;
+    EXPECT_NEAR(ink(dense, empty), ink(two, empty), 0.01 * expected) << "width " << width;
+    EXPECT_NEAR(ink(solid, empty), width * length, 0.03 * width * length) << "width " << width;
+  }
+}
+
+}  // namespace
