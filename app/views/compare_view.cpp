@@ -79,6 +79,27 @@ void b_controls(AppState& s) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Make B a copy of A, then change one thing.");
 }
 
+// What a configuration is called, in the parameter panel's words: the model while the
+// preset is unedited, else "custom, based on" it (B starts as the teaching preset with
+// θ = 5·10⁵: its title alone would claim θ = 10000). `short_name`: the preset's key-like
+// name instead of its title.
+std::string config_label(const pe::RopeConfig& r, const std::string& preset, bool short_name = false) {
+  const std::string model = (short_name || r.title.empty()) && !r.name.empty() ? r.name : r.title;
+  if (!preset.empty()) return model.empty() ? preset : model;
+  return model.empty() ? "custom" : "custom, based on " + model;
+}
+
+// "A: θ = …, d = … — model", the numbers first, shortened until it fits `width` (at
+// projector scale half the window is narrow); the tooltip has the whole of it.
+std::string side_label(const char* side, const pe::RopeConfig& r, const std::string& preset, float width, std::string& full) {
+  const std::string numbers = std::string(side) + ": θ = " + pe::format_double(r.theta) + ", d = " + std::to_string(r.head_dim);
+  full = numbers + " — " + config_label(r, preset);
+  for (const std::string& candidate :
+       {full, numbers + " — " + config_label(r, preset, true), numbers + " — " + (preset.empty() ? "custom" : preset)})
+    if (ImGui::CalcTextSize(candidate.c_str()).x <= width) return candidate;
+  return numbers;
+}
+
 }  // namespace
 
 void draw_compare_view(ViewContext& ctx) {
@@ -109,15 +130,15 @@ void draw_compare_view(ViewContext& ctx) {
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float avail_h = ImGui::GetContentRegionAvail().y;
   const float half_w = (ctx.size.x - spacing) * 0.5f, top_h = avail_h * 0.62f;
-  const std::string a_label = "A: " + (a.rope.title.empty() ? (a.preset.empty() ? "custom" : a.preset) : a.rope.title) +
-                              " (θ = " + pe::format_double(a.rope.theta) + ", d = " + std::to_string(a.rope.head_dim) + ")";
-  const std::string b_label = "B: " + (b.rope.title.empty() ? (b.preset.empty() ? "custom" : b.preset) : b.rope.title) +
-                              " (θ = " + pe::format_double(b.rope.theta) + ", d = " + std::to_string(b.rope.head_dim) + ")";
   for (int side = 0; side < 2; ++side) {
     if (side) ImGui::SameLine();
     ImGui::PushID(side);
     ImGui::BeginChild("##side", {half_w, top_h}, false);
-    ImGui::TextUnformatted(side == 0 ? a_label.c_str() : b_label.c_str());
+    std::string full;
+    const std::string label = side == 0 ? side_label("A", a.rope, a.preset, ImGui::GetContentRegionAvail().x, full)
+                                        : side_label("B", b.rope, b.preset, ImGui::GetContentRegionAvail().x, full);
+    ImGui::TextUnformatted(label.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", full.c_str());
     ViewContext inner_ctx{side == 0 ? a : b, side == 0 ? ctx.derived : derived_b, ImGui::GetContentRegionAvail(), ctx.time_seconds,
                           ctx.exporting, /*hide_widgets=*/true};
     {
@@ -201,8 +222,9 @@ std::string compare_csv(const AppState& s, const Derived& d) {
   std::ostringstream out;
   const auto& inv = d.rope.inv_freq;
   const pe::ScaledFrequencies b = pe::scaled_frequencies(s.compare_b, s.length);
-  out << "# A: " << (s.rope.title.empty() ? s.rope.name : s.rope.title) << "; B: "
-      << (s.compare_b.title.empty() ? s.compare_b.name : s.compare_b.title) << "\n";
+  out << "# A: " << config_label(s.rope, s.preset) << " (theta = " << csv_number(s.rope.theta) << ", d = " << s.rope.head_dim
+      << "); B: " << config_label(s.compare_b, s.compare_b_preset) << " (theta = " << csv_number(s.compare_b.theta)
+      << ", d = " << s.compare_b.head_dim << ")\n";
   out << "pair,inv_freq_a,inv_freq_b,wavelength_a,wavelength_b\n";
   for (Eigen::Index i = 0; i < std::max(inv.size(), b.inv_freq.size()); ++i) {
     out << i << ',';

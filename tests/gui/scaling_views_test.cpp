@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "export/view_data.hpp"
 #include "export/view_export.hpp"
 #include "pe/config.hpp"
 #include "ui/app_session.hpp"
@@ -39,6 +40,27 @@ std::size_t distinct_colours(const std::vector<unsigned char>& rgba) {
   for (std::size_t i = 0; i + 3 < rgba.size(); i += 4 * 97)
     colours.insert(unsigned(rgba[i]) << 16 | unsigned(rgba[i + 1]) << 8 | unsigned(rgba[i + 2]));
   return colours.size();
+}
+
+// Compare names each side truthfully: B starts as the teaching preset with θ = 5·10⁵, so its
+// preset title (which says θ = 10000) must not stand alone; a preset chosen for B is named.
+TEST_F(ScalingViewsTest, CompareNamesWhatEachSideIs) {
+  session_->state() = app::default_state();
+  session_->state().view = "compare";
+  session_->frame(0.0);
+  std::string header = app::view_csv("compare", session_->state(), session_->derived());
+  header = header.substr(0, header.find('\n'));
+  const std::string b = header.substr(header.find("; B: "));
+  EXPECT_NE(b.find("custom, based on"), std::string::npos) << header;
+  EXPECT_NE(b.find("theta = 500000"), std::string::npos) << header;
+  EXPECT_NE(header.find("A: Teaching"), std::string::npos) << header;
+
+  session_->state().compare_b = pe::load_preset("llama-3.1-8b");
+  session_->state().compare_b_preset = "llama-3.1-8b";
+  session_->frame(0.0);
+  header = app::view_csv("compare", session_->state(), session_->derived());
+  header = header.substr(0, header.find('\n'));
+  EXPECT_NE(header.find("; B: " + session_->state().compare_b.title + " (theta = 500000, d = 128)"), std::string::npos) << header;
 }
 
 TEST_F(ScalingViewsTest, EveryPresetRendersScalingExtrapolationAndCompareViews) {
