@@ -1,5 +1,6 @@
 #include "cli/export_command.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -117,7 +118,7 @@ int run_export_command(int argc, char** argv) {
   add_state_options(cli, overrides);
   add_video_options(cli, video);
   cli.add_option("--size", size, "Image size WxH, e.g. 800x600, 3840x2160 (up to the GL max texture size)");
-  cli.add_option("-o,--output", output, "PNG path (default: a name saying what is in it, in the current directory), or FILE.mp4 / .webm / .gif for a video");
+  cli.add_option("-o,--output", output, "PNG path, FILE.png (default: a name saying what is in it, in the current directory), or FILE.mp4 / .webm / .gif for a video");
   cli.add_option("--all", all_dir, "Write every view into this directory, with an index.html deck");
   cli.add_option("--background", background, "theme | white | transparent");
   cli.add_option("--csv", csv, "Also write the numbers behind the view as CSV to this path");
@@ -163,6 +164,13 @@ int run_export_command(int argc, char** argv) {
     } else if (video.requested(output, cli)) {
       if (all_dir || csv) throw std::runtime_error("a video is one view: --all and --csv write PNG and CSV files only");
       video_job = video_request(video, output, width, height, bg);
+    } else if (output && !all_dir) {
+      // A picture is always PNG bytes: a .csv or .jpg name would get them under a lying name.
+      std::string ext = std::filesystem::path(*output).extension().string();
+      for (char& ch : ext) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+      if (ext != ".png")
+        throw pe::InvalidArgument("output", *output,
+                                  "a PNG name, FILE.png (a video: FILE.mp4, .webm or .gif; the numbers: --csv FILE.csv)");
     }
     state = default_state();
     if (session_path) {

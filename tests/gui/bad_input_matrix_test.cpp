@@ -88,6 +88,9 @@ std::vector<Case> cases() {
   // A file name given as the positional (it is --lesson's folder): the message says to use -o.
   c.push_back({"output_as_positional", {"export", "--view", "rope-cos", "--size", "320x240", "{out}/x.png"},
                {"{out}/x.png", "--lesson", "-o {out}/x.png"}});
+  // A picture named like something else (the numbers are --csv): refused, nothing written.
+  c.push_back({"output_not_png", {"export", "--view", "rope-cos", "--size", "320x240", "-o", "{out}/x.csv"},
+               {"output", "{out}/x.csv", "FILE.png", "--csv"}});
   c.push_back({"csv_in_missing_directory", export_args({"--csv", "{work}/missing/x.csv"}), {"{work}/missing/x.csv"}});
   c.push_back({"csv_read_only_file", export_args({"--csv", "{out}/ro.csv"}), {"{out}/ro.csv", "read-only"}, "",
                Parser::None, Expect::Reject,
