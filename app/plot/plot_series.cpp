@@ -5,6 +5,7 @@
 
 #include "line_texture.hpp"
 #include "marker_texture.hpp"
+#include "path_simplify.hpp"
 #include "plot_state.hpp"
 #include "text_draw.hpp"
 
@@ -22,8 +23,9 @@ struct ClipScope {
   ImDrawList* draw;
 };
 
-void emit_polyline(ImDrawList* d, const std::vector<ImVec2>& pts, ImU32 color, float thickness, bool dashed) {
+void emit_polyline(ImDrawList* d, std::vector<ImVec2>& pts, ImU32 color, float thickness, bool dashed) {
   if (pts.size() < 2) return;
+  simplify_polyline(pts);
   if (!dashed) {
     for (size_t start = 0; start + 1 < pts.size(); start += kMaxPointsPerPolyline - 1) {
       const int count = static_cast<int>(std::min<size_t>(kMaxPointsPerPolyline, pts.size() - start));
@@ -243,8 +245,8 @@ void plot_vline(const char* label, double x, const LineStyle& style) {
   const float px = x_to_px(x);
   if (px < c.rect.Min.x - 1.0f || px > c.rect.Max.x + 1.0f) return;
   ClipScope clip(c);
-  emit_polyline(c.draw, {ImVec2(px, c.rect.Min.y), ImVec2(px, c.rect.Max.y)}, color, data_stroke(style.thickness),
-                style.dashed);
+  std::vector<ImVec2> line{ImVec2(px, c.rect.Min.y), ImVec2(px, c.rect.Max.y)};
+  emit_polyline(c.draw, line, color, data_stroke(style.thickness), style.dashed);
   const std::string text = display_label(label);
   if (!text.empty()) {
     const ImVec2 size = text_size(text);
@@ -263,8 +265,8 @@ void plot_hline(const char* label, double y, const LineStyle& style) {
   const float py = y_to_px(y);
   if (py < c.rect.Min.y - 1.0f || py > c.rect.Max.y + 1.0f) return;
   ClipScope clip(c);
-  emit_polyline(c.draw, {ImVec2(c.rect.Min.x, py), ImVec2(c.rect.Max.x, py)}, color, data_stroke(style.thickness),
-                style.dashed);
+  std::vector<ImVec2> line{ImVec2(c.rect.Min.x, py), ImVec2(c.rect.Max.x, py)};
+  emit_polyline(c.draw, line, color, data_stroke(style.thickness), style.dashed);
   const std::string text = display_label(label);
   if (!text.empty()) {
     const ImVec2 size = text_size(text);
