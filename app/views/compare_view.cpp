@@ -143,6 +143,7 @@ void draw_compare_view(ViewContext& ctx) {
                           ctx.exporting, /*hide_widgets=*/true};
     {
       const plot::MinDataLinesScope embedded(plot::kEmbeddedMinDataLines);
+      const TeachingNotesHidden no_notes;  // the inner view's note, twice, would crowd the plots
       if (!inner_ctx.derived.error.empty()) show_state_error(inner_ctx.derived);
       else inner->draw(inner_ctx);
     }

@@ -72,6 +72,19 @@ void teaching_note(const char* text);          // a boxed "why" note under a plo
 // Height the note takes when wrapped to the remaining width (reserve it before the plots
 // above, so the note is never cut at projector scales).
 float teaching_note_height(const char* text);
+// While one lives, teaching notes are left out and take no height: compare's sides showed
+// the inner view's note twice, in half the width, and at projector scale that pushed each
+// side's plots into a scrolling pane.
+class TeachingNotesHidden {
+ public:
+  TeachingNotesHidden();
+  ~TeachingNotesHidden();
+  TeachingNotesHidden(const TeachingNotesHidden&) = delete;
+  TeachingNotesHidden& operator=(const TeachingNotesHidden&) = delete;
+
+ private:
+  bool saved_;
+};
 // Continues the row when an item `width` wide still fits, else starts a new line (button
 // rows that wrap in narrow or portrait windows at projector scales).
 void same_line_if_fits(float width);

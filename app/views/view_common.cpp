@@ -32,13 +32,22 @@ void show_state_error(const Derived& derived) {
   ImGui::TextWrapped("Change the parameter named above; the other views keep working.");
 }
 
+namespace {
+bool g_teaching_notes_hidden = false;
+}  // namespace
+
+TeachingNotesHidden::TeachingNotesHidden() : saved_(g_teaching_notes_hidden) { g_teaching_notes_hidden = true; }
+TeachingNotesHidden::~TeachingNotesHidden() { g_teaching_notes_hidden = saved_; }
+
 void teaching_note(const char* text) {
+  if (g_teaching_notes_hidden) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
   ImGui::TextWrapped("%s", text);
   ImGui::PopStyleColor();
 }
 
 float teaching_note_height(const char* text) {
+  if (g_teaching_notes_hidden) return 0.0f;
   const float wrap = std::max(1.0f, ImGui::GetContentRegionAvail().x);
   return ImGui::CalcTextSize(text, nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y * 2.0f;
 }

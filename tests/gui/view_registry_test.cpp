@@ -104,6 +104,38 @@ TEST(ViewRegistryTest, EveryViewsTextIsInTheFont) {
   ImGui::DestroyContext();
 }
 
+// compare's sides leave the inner view's teaching note out: no text and no height reserved,
+// and the notes come back when the scope ends (nested scopes restore the outer state).
+TEST(ViewRegistryTest, TeachingNotesCanBeLeftOutForAScope) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(800, 600);
+  io.DeltaTime = 1.0f / 60.0f;
+  io.Fonts->Build();
+  ImGui::NewFrame();
+  ImGui::Begin("w");
+  const char* note = "A note long enough to wrap over several lines in a window this narrow, as views' notes do.";
+  const float shown = app::teaching_note_height(note);
+  EXPECT_GT(shown, ImGui::GetFontSize());
+  {
+    const app::TeachingNotesHidden outer;
+    EXPECT_EQ(app::teaching_note_height(note), 0.0f);
+    const float y = ImGui::GetCursorPosY();
+    app::teaching_note(note);
+    EXPECT_EQ(ImGui::GetCursorPosY(), y) << "nothing drawn";
+    {
+      const app::TeachingNotesHidden inner;
+      EXPECT_EQ(app::teaching_note_height(note), 0.0f);
+    }
+    EXPECT_EQ(app::teaching_note_height(note), 0.0f) << "the outer scope still hides";
+  }
+  EXPECT_EQ(app::teaching_note_height(note), shown);
+  ImGui::End();
+  ImGui::EndFrame();
+  ImGui::DestroyContext();
+}
+
 TEST(ViewRegistryTest, StepsFollowTheViewThatDefinesThem) {
   app::AppState s = app::default_state();
   for (const app::ViewInfo& v : app::all_views()) {
