@@ -146,6 +146,25 @@ void layout(CurrentPlot& c) {
   // Y ticks depend only on the height; their widest label decides the left margin.
   const int y_labels = std::max(2, static_cast<int>(c.rect.GetHeight() / (em() * 2.2f)));
   c.y_ticks = make_ticks(c.y_spec, c.state->y, y_labels);
+  // A short plot (compare's sides, a curve under a heatmap at projector scale) can round up
+  // to a step that leaves one label, e.g. only "0" on a cos axis: take the smallest finer
+  // step whose labels still stand 1.3 lines apart.
+  auto majors = [](const std::vector<Tick>& ticks) {
+    std::vector<double> v;
+    for (const Tick& t : ticks)
+      if (t.major) v.push_back(t.value);
+    return v;
+  };
+  const AxisState& ya = c.state->y;
+  if (c.y_spec.scale == Scale::Linear && majors(c.y_ticks).size() < 2 && ya.max > ya.min) {
+    for (int n = y_labels + 1; n <= y_labels + 6; ++n) {
+      std::vector<Tick> more = make_ticks(c.y_spec, ya, n);
+      const std::vector<double> v = majors(more);
+      if (v.size() < 2) continue;
+      if ((v[1] - v[0]) / (ya.max - ya.min) * c.rect.GetHeight() >= em() * 1.3f) c.y_ticks = std::move(more);
+      break;
+    }
+  }
   c.rect.Min.x = std::min(c.rect.Max.x - 1.0f, left + max_tick_label_width(c.y_ticks) + tick_length() + label_gap());
   // Half of the last x label may hang past the data area on the right.
   c.rect.Max.x = std::max(c.rect.Min.x + 1.0f, right - em() * 0.6f);

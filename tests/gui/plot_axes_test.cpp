@@ -262,6 +262,34 @@ TEST_F(PlotInteraction, XTickLabelsDoNotOverlap) {
   }
 }
 
+// A short plot (compare's sides, a curve under a heatmap at projector scale) keeps at least
+// two y labels, none overlapping: a cos axis used to round to a step of 2 and show only "0".
+TEST_F(PlotInteraction, ShortPlotsKeepTwoYLabelsApart) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(600, 400);
+  const float font = io.Fonts->Fonts[0]->FontSize;
+  for (float height : {5.0f * font, 6.0f * font, 7.0f * font, 8.0f * font, 10.0f * font}) {
+    io.MousePos = ImVec2(-1, -1);
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(io.DisplaySize);
+    ImGui::Begin("w", nullptr, ImGuiWindowFlags_NoDecoration);
+    const plot::MinDataLinesScope short_plots(0.0f);
+    ASSERT_TRUE(plot::begin_plot("##short", ImVec2(-1, height)));
+    plot::setup_axes({.min = 0, .max = 127, .lock = true}, {.min = -1.1, .max = 1.1, .auto_fit = false, .lock = true});
+    std::vector<float> ys;
+    for (const auto& t : plot::detail::current().y_ticks)
+      if (t.major) ys.push_back(plot::to_pixels(0, t.value).y);
+    const float data_height = plot::detail::current().rect.GetHeight();
+    plot::end_plot();
+    ImGui::End();
+    ImGui::Render();
+    if (data_height < 2.7f * font) continue;  // no room for two labels and the gap between
+    EXPECT_GE(ys.size(), 2u) << "plot " << height << " px, data " << data_height << " px";
+    for (std::size_t k = 1; k < ys.size(); ++k) EXPECT_GE(std::abs(ys[k] - ys[k - 1]), 1.25f * font) << "labels overlap";
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
