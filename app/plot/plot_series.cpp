@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "flat_fill.hpp"
 #include "line_texture.hpp"
 #include "marker_texture.hpp"
 #include "path_simplify.hpp"
@@ -296,7 +297,7 @@ void plot_xband(const char* label, double x0, double x1, ImU32 color) {
   float a = x_to_px(std::min(x0, x1)), b = x_to_px(std::max(x0, x1));
   a = std::max(a, c.rect.Min.x);
   b = std::min(b, c.rect.Max.x);
-  if (b > a) c.draw->AddRectFilled(ImVec2(a, c.rect.Min.y), ImVec2(b, c.rect.Max.y), color);
+  if (b > a) add_translucent_rect(c.draw, ImVec2(a, c.rect.Min.y), ImVec2(b, c.rect.Max.y), color);
   add_legend_entry(label, color, false);
 }
 

@@ -1,0 +1,102 @@
+#include "flat_fill.hpp"
+
+#include <epoxy/gl.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <optional>
+
+#include "../render/shader_program.hpp"
+#include "../render/shader_sources.hpp"
+
+namespace plot::detail {
+namespace {
+
+// Below this many pixels the callback's state changes cost more than the texture fetches.
+constexpr float kMinPixels = 20000.0f;
+
+struct Fill {
+  ImVec2 min, max;
+  ImU32 color;
+};
+
+struct Program {
+  std::optional<render::ShaderProgram> program;
+  GLuint vao = 0;
+  bool failed = false;
+};
+
+// Never destroyed: GL objects must not be deleted after the context is gone (as the
+// heatmap renderer's).
+Program& program_state() {
+  static auto* p = new Program();
+  return *p;
+}
+
+// Built on first use, inside a render callback (the GL context is current there).
+Program& program() {
+  Program* p = &program_state();
+  if (!p->program && !p->failed) {
+    try {
+      p->program.emplace(render::shader_source("heatmap.vert.glsl"), render::shader_source("flat_color.frag.glsl"),
+                         "heatmap.vert.glsl", "flat_color.frag.glsl");
+      glGenVertexArrays(1, &p->vao);
+    } catch (const std::exception& e) {
+      p->failed = true;
+      std::fprintf(stderr, "pe-viz: flat fill shader unavailable, ImGui quads instead: %s\n", e.what());
+    }
+  }
+  return *p;
+}
+
+std::deque<Fill>& fills() {
+  static std::deque<Fill> calls;
+  static int frame = -1;
+  if (ImGui::GetFrameCount() != frame) {  // the previous frame has been rendered by now
+    calls.clear();
+    frame = ImGui::GetFrameCount();
+  }
+  return calls;
+}
+
+void fill_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const Fill& f = *static_cast<const Fill*>(cmd->UserCallbackData);
+  const ImDrawData* data = ImGui::GetDrawData();
+  Program& p = program();
+  if (!data || !p.program) return;
+  const ImVec2 pos = data->DisplayPos, size = data->DisplaySize, scale = data->FramebufferScale;
+  const float fb_h = size.y * scale.y;
+  // The backend scissors each draw command with its clip rectangle; a callback has to.
+  const ImVec4 c((cmd->ClipRect.x - pos.x) * scale.x, (cmd->ClipRect.y - pos.y) * scale.y, (cmd->ClipRect.z - pos.x) * scale.x,
+                 (cmd->ClipRect.w - pos.y) * scale.y);
+  if (c.z <= c.x || c.w <= c.y) return;
+  glScissor(int(c.x), int(fb_h - c.w), int(c.z - c.x), int(c.w - c.y));
+  // Display coordinates -> NDC as the backend's orthographic projection.
+  auto ndc_x = [&](float x) { return 2.0f * (x - pos.x) / size.x - 1.0f; };
+  auto ndc_y = [&](float y) { return 1.0f - 2.0f * (y - pos.y) / size.y; };
+  p.program->use();
+  glUniform4f(p.program->uniform("u_rect_ndc"), ndc_x(f.min.x), ndc_y(f.max.y), ndc_x(f.max.x), ndc_y(f.min.y));
+  const ImVec4 rgba = ImGui::ColorConvertU32ToFloat4(f.color);
+  glUniform4f(p.program->uniform("u_color"), rgba.x, rgba.y, rgba.z, rgba.w);
+  glBindVertexArray(p.vao);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glBindVertexArray(0);
+}
+
+}  // namespace
+
+void add_translucent_rect(ImDrawList* draw, ImVec2 min, ImVec2 max, ImU32 color) {
+  if ((color & IM_COL32_A_MASK) == 0 || max.x <= min.x || max.y <= min.y) return;
+  if ((max.x - min.x) * (max.y - min.y) < kMinPixels || program_state().failed) {
+    draw->AddRectFilled(min, max, color);
+    return;
+  }
+  auto& calls = fills();
+  calls.push_back({min, max, color});
+  draw->AddCallback(fill_callback, &calls.back());
+  draw->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+}  // namespace plot::detail

@@ -1,0 +1,110 @@
+// Large translucent rectangles through plot/flat_fill's one-colour shader: the frame must be
+// byte for byte what ImGui's AddRectFilled leaves, at fractional edges, over a background
+// with structure (lines and another translucent fill), inside and across a clip rectangle.
+#include <epoxy/gl.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "platform/window.hpp"
+#include "plot/flat_fill.hpp"
+#include "render/framebuffer.hpp"
+
+namespace {
+
+constexpr int kWidth = 400, kHeight = 300;
+
+class GlEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    try {
+      window_ = std::make_unique<app::Window>(
+          app::WindowOptions{.width = 64, .height = 64, .visible = false, .title = "flat_fill_test"});
+    } catch (const std::exception& e) {
+      GTEST_FAIL() << "no GL context: " << e.what();
+    }
+  }
+  void TearDown() override { window_.reset(); }
+
+ private:
+  std::unique_ptr<app::Window> window_;
+};
+
+const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new GlEnvironment);
+
+struct Drawn {
+  std::vector<unsigned char> rgba;
+  int vertices = 0, callbacks = 0;
+};
+
+Drawn draw(const std::function<void(ImDrawList*)>& add) {
+  render::Framebuffer fb(kWidth, kHeight);
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(kWidth, kHeight);
+  io.DisplayFramebufferScale = ImVec2(1, 1);
+  io.DeltaTime = 1.0f / 60.0f;
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  ImDrawList* list = ImGui::GetBackgroundDrawList();
+  // Structure under the fill: stripes and lines in several colours.
+  for (int i = 0; i < 20; ++i)
+    list->AddRectFilled(ImVec2(0, 15.0f * i), ImVec2(kWidth, 15.0f * i + 7.3f), IM_COL32(40 + 9 * i, 200 - 7 * i, 90 + 5 * i, 255));
+  for (int i = 0; i < 12; ++i) list->AddLine(ImVec2(10.0f + 31.7f * i, 0), ImVec2(200.0f + 13.0f * i, kHeight), IM_COL32(250, 250, 250, 200), 1.5f);
+  const int vtx0 = list->VtxBuffer.Size, cmd0 = list->CmdBuffer.Size;
+  add(list);
+  Drawn out;
+  out.vertices = list->VtxBuffer.Size - vtx0;
+  for (int c = cmd0 > 0 ? cmd0 - 1 : 0; c < list->CmdBuffer.Size; ++c) out.callbacks += list->CmdBuffer[c].UserCallback != nullptr;
+  ImGui::Render();
+  fb.bind();
+  glClearColor(0.1f, 0.1f, 0.12f, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  out.rgba = fb.read_pixels();
+  render::Framebuffer::unbind();
+  return out;
+}
+
+TEST(FlatFill, LargeTranslucentRectanglesMatchImGuiByteForByte) {
+  struct Case {
+    ImVec2 min, max;
+    ImU32 color;
+  };
+  const Case cases[] = {
+      {{20, 30}, {380, 280}, IM_COL32(200, 60, 60, 70)},
+      {{20.3f, 30.7f}, {377.6f, 251.2f}, IM_COL32(60, 120, 240, 128)},
+      {{-50, -20}, {450, 340}, IM_COL32(255, 255, 255, 31)},
+      {{100.5f, 0.5f}, {300.5f, 299.5f}, IM_COL32(10, 20, 30, 255)},
+      {{57.25f, 99.75f}, {333.125f, 240.5f}, IM_COL32(250, 200, 10, 1)},
+  };
+  for (const Case& c : cases)
+    for (const bool clipped : {false, true}) {
+      auto add = [&](ImDrawList* d, bool ours) {
+        if (clipped) d->PushClipRect(ImVec2(40, 50), ImVec2(310.0f, 222.0f), true);
+        if (ours) plot::detail::add_translucent_rect(d, c.min, c.max, c.color);
+        else d->AddRectFilled(c.min, c.max, c.color);
+        if (clipped) d->PopClipRect();
+      };
+      const Drawn ours = draw([&](ImDrawList* d) { add(d, true); });
+      const Drawn imgui = draw([&](ImDrawList* d) { add(d, false); });
+      EXPECT_EQ(ours.vertices, 0) << "took ImGui's quad";
+      EXPECT_GE(ours.callbacks, 1);
+      EXPECT_TRUE(ours.rgba == imgui.rgba) << "from " << c.min.x << "," << c.min.y << " to " << c.max.x << "," << c.max.y << (clipped ? " clipped" : "")
+                                           << " colour " << std::hex << c.color;
+    }
+}
+
+TEST(FlatFill, SmallOrInvisibleRectanglesAreImGuisOwn) {
+  const Drawn small = draw([](ImDrawList* d) { plot::detail::add_translucent_rect(d, {10, 10}, {60, 40}, IM_COL32(200, 60, 60, 70)); });
+  EXPECT_EQ(small.vertices, 4);
+  EXPECT_EQ(small.callbacks, 0);
+  const Drawn none = draw([](ImDrawList* d) { plot::detail::add_translucent_rect(d, {10, 10}, {300, 200}, IM_COL32(200, 60, 60, 0)); });
+  EXPECT_EQ(none.vertices, 0);
+  EXPECT_EQ(none.callbacks, 0);
+}
+
+}  // namespace
