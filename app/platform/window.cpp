@@ -15,6 +15,7 @@
 #include "platform/gl_context.hpp"
 #include "platform/headless_input.hpp"
 #include "platform/imgui_theme.hpp"
+#include "render/gl_generation.hpp"
 
 namespace app {
 
@@ -43,6 +44,7 @@ Window::Window(const WindowOptions& options) : ini_path_(options.ini_path) {
     frame_pacing::set_wake_enabled(true);
   }
 
+  render::note_new_gl_context();  // GL objects kept from an earlier window are not this context's
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();

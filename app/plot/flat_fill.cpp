@@ -7,7 +7,9 @@
 #include <deque>
 #include <exception>
 #include <optional>
+#include <vector>
 
+#include "../render/gl_generation.hpp"
 #include "../render/shader_program.hpp"
 #include "../render/shader_sources.hpp"
 
@@ -28,11 +30,16 @@ struct Program {
   bool failed = false;
 };
 
-// Never destroyed: GL objects must not be deleted after the context is gone (as the
-// heatmap renderer's).
+// Never destroyed: GL objects must not be deleted after the context is gone. A new context
+// gets a new program; the old state is kept, undeleted (as the heatmap renderer's).
 Program& program_state() {
-  static auto* p = new Program();
-  return *p;
+  static std::vector<Program*> states;
+  static unsigned generation = 0;
+  if (states.empty() || generation != render::gl_context_generation()) {
+    states.push_back(new Program());
+    generation = render::gl_context_generation();
+  }
+  return *states.back();
 }
 
 // Built on first use, inside a render callback (the GL context is current there).

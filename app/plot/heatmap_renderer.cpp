@@ -9,9 +9,11 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "../render/shader_program.hpp"
 #include "../render/scratch_target.hpp"
+#include "../render/gl_generation.hpp"
 #include "../render/shader_sources.hpp"
 #include "../render/texture.hpp"
 #include "colormap.hpp"
@@ -82,10 +84,17 @@ class HeatmapRenderer {
 };
 
 // Never destroyed: GL objects must not be deleted after the context is gone, and the
-// process exit frees them anyway.
+// process exit frees them anyway. A new context (another window in the same process) gets a
+// new renderer; the old one is kept, undeleted, since its objects' names may now be the new
+// context's.
 HeatmapRenderer& renderer() {
-  static auto* instance = new HeatmapRenderer();
-  return *instance;
+  static std::vector<HeatmapRenderer*> instances;
+  static unsigned generation = 0;
+  if (instances.empty() || generation != render::gl_context_generation()) {
+    instances.push_back(new HeatmapRenderer());
+    generation = render::gl_context_generation();
+  }
+  return *instances.back();
 }
 
 void encoding_callback(const ImDrawList*, const ImDrawCmd* cmd) {
