@@ -33,13 +33,13 @@ struct Program {
 // Never destroyed: GL objects must not be deleted after the context is gone. A new context
 // gets a new program; the old state is kept, undeleted (as the heatmap renderer's).
 Program& program_state() {
-  static std::vector<Program*> states;
+  static auto* states = new std::vector<Program*>();  // never destroyed: the states stay reachable
   static unsigned generation = 0;
-  if (states.empty() || generation != render::gl_context_generation()) {
-    states.push_back(new Program());
+  if (states->empty() || generation != render::gl_context_generation()) {
+    states->push_back(new Program());
     generation = render::gl_context_generation();
   }
-  return *states.back();
+  return *states->back();
 }
 
 // Built on first use, inside a render callback (the GL context is current there).

@@ -88,13 +88,14 @@ class HeatmapRenderer {
 // new renderer; the old one is kept, undeleted, since its objects' names may now be the new
 // context's.
 HeatmapRenderer& renderer() {
-  static std::vector<HeatmapRenderer*> instances;
+  // The list itself is never destroyed either: its renderers stay reachable (no leak report).
+  static auto* instances = new std::vector<HeatmapRenderer*>();
   static unsigned generation = 0;
-  if (instances.empty() || generation != render::gl_context_generation()) {
-    instances.push_back(new HeatmapRenderer());
+  if (instances->empty() || generation != render::gl_context_generation()) {
+    instances->push_back(new HeatmapRenderer());
     generation = render::gl_context_generation();
   }
-  return *instances.back();
+  return *instances->back();
 }
 
 void encoding_callback(const ImDrawList*, const ImDrawCmd* cmd) {
