@@ -3,41 +3,21 @@
 // piece), and the ink is that of the dash pattern: on = 4 × width, off = 2.5 × width,
 // measured along the path. Rendered offscreen; coverage per pixel is recovered from the
 // frames with and without the line.
-#include <epoxy/gl.h>
-#include <backends/imgui_impl_opengl3.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
 
 #include <cmath>
-#include <memory>
 #include <vector>
 
-#include "platform/window.hpp"
+#include "offscreen_frame.hpp"
 #include "plot/plot.hpp"
 #include "plot/plot_state.hpp"
-#include "render/framebuffer.hpp"
 
 namespace {
 
 constexpr int kWidth = 480, kHeight = 240;
 
-class GlEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    try {
-      window_ = std::make_unique<app::Window>(
-          app::WindowOptions{.width = 64, .height = 64, .visible = false, .title = "dashed_lines_test"});
-    } catch (const std::exception& e) {
-      GTEST_FAIL() << "no GL context: " << e.what();
-    }
-  }
-  void TearDown() override { window_.reset(); }
-
- private:
-  std::unique_ptr<app::Window> window_;
-};
-
-const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new GlEnvironment);
+const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new pe_test::OffscreenWindow("dashed_lines_test"));
 
 struct Frame {
   std::vector<unsigned char> rgba;  // top-down
@@ -49,41 +29,29 @@ struct Frame {
 // `points` evenly spaced points (none when points == 0), alternately `zigzag` above and
 // below it.
 Frame draw(int points, float thickness, bool dashed, double zigzag = 0.0) {
-  render::Framebuffer fb(kWidth, kHeight);
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(kWidth, kHeight);
-  io.DisplayFramebufferScale = ImVec2(1, 1);
-  io.DeltaTime = 1.0f / 60.0f;
-  io.MousePos = ImVec2(-1, -1);
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui::NewFrame();
-  ImGui::SetNextWindowPos(ImVec2(0, 0));
-  ImGui::SetNextWindowSize(io.DisplaySize);
-  ImGui::Begin("w", nullptr, ImGuiWindowFlags_NoDecoration);
+  ImGui::GetIO().MousePos = ImVec2(-1, -1);
   Frame out;
-  if (plot::begin_plot("##p", ImVec2(-1, -1), {.legend = false, .crosshair = false})) {
-    plot::setup_axes({.min = 0, .max = 200, .auto_fit = false, .lock = true}, {.min = 0, .max = 1, .auto_fit = false, .lock = true});
-    std::vector<double> xs, ys;
-    for (int i = 0; i < points; ++i) {
-      xs.push_back(200.0 * i / (points - 1));
-      ys.push_back(0.53 + (i % 2 == 0 ? zigzag : -zigzag));
+  out.rgba = pe_test::render_offscreen_frame(kWidth, kHeight, ImVec4(0, 0, 0, 1), [&] {
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+    ImGui::Begin("w", nullptr, ImGuiWindowFlags_NoDecoration);
+    if (plot::begin_plot("##p", ImVec2(-1, -1), {.legend = false, .crosshair = false})) {
+      plot::setup_axes({.min = 0, .max = 200, .auto_fit = false, .lock = true}, {.min = 0, .max = 1, .auto_fit = false, .lock = true});
+      std::vector<double> xs, ys;
+      for (int i = 0; i < points; ++i) {
+        xs.push_back(200.0 * i / (points - 1));
+        ys.push_back(0.53 + (i % 2 == 0 ? zigzag : -zigzag));
+      }
+      ImDrawList* list = ImGui::GetWindowDrawList();
+      const int before = list->VtxBuffer.Size;
+      if (points > 0) plot::plot_line("line", xs, ys, {.color = IM_COL32_WHITE, .thickness = thickness, .dashed = dashed});
+      out.line_vertices = list->VtxBuffer.Size - before;
+      out.left = plot::detail::current().rect.Min.x;
+      out.right = plot::detail::current().rect.Max.x;
+      plot::end_plot();
     }
-    ImDrawList* list = ImGui::GetWindowDrawList();
-    const int before = list->VtxBuffer.Size;
-    if (points > 0) plot::plot_line("line", xs, ys, {.color = IM_COL32_WHITE, .thickness = thickness, .dashed = dashed});
-    out.line_vertices = list->VtxBuffer.Size - before;
-    out.left = plot::detail::current().rect.Min.x;
-    out.right = plot::detail::current().rect.Max.x;
-    plot::end_plot();
-  }
-  ImGui::End();
-  ImGui::Render();
-  fb.bind();
-  glClearColor(0, 0, 0, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  out.rgba = fb.read_pixels();
-  render::Framebuffer::unbind();
+    ImGui::End();
+  });
   return out;
 }
 

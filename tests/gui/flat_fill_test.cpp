@@ -1,40 +1,20 @@
 // Large translucent rectangles through plot/flat_fill's one-colour shader: the frame must be
 // byte for byte what ImGui's AddRectFilled leaves, at fractional edges, over a background
 // with structure (lines and another translucent fill), inside and across a clip rectangle.
-#include <epoxy/gl.h>
-#include <backends/imgui_impl_opengl3.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
 
 #include <functional>
-#include <memory>
 #include <vector>
 
-#include "platform/window.hpp"
+#include "offscreen_frame.hpp"
 #include "plot/flat_fill.hpp"
-#include "render/framebuffer.hpp"
 
 namespace {
 
 constexpr int kWidth = 400, kHeight = 300;
 
-class GlEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    try {
-      window_ = std::make_unique<app::Window>(
-          app::WindowOptions{.width = 64, .height = 64, .visible = false, .title = "flat_fill_test"});
-    } catch (const std::exception& e) {
-      GTEST_FAIL() << "no GL context: " << e.what();
-    }
-  }
-  void TearDown() override { window_.reset(); }
-
- private:
-  std::unique_ptr<app::Window> window_;
-};
-
-const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new GlEnvironment);
+const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new pe_test::OffscreenWindow("flat_fill_test"));
 
 struct Drawn {
   std::vector<unsigned char> rgba;
@@ -42,30 +22,19 @@ struct Drawn {
 };
 
 Drawn draw(const std::function<void(ImDrawList*)>& add) {
-  render::Framebuffer fb(kWidth, kHeight);
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(kWidth, kHeight);
-  io.DisplayFramebufferScale = ImVec2(1, 1);
-  io.DeltaTime = 1.0f / 60.0f;
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui::NewFrame();
-  ImDrawList* list = ImGui::GetBackgroundDrawList();
-  // Structure under the fill: stripes and lines in several colours.
-  for (int i = 0; i < 20; ++i)
-    list->AddRectFilled(ImVec2(0, 15.0f * i), ImVec2(kWidth, 15.0f * i + 7.3f), IM_COL32(40 + 9 * i, 200 - 7 * i, 90 + 5 * i, 255));
-  for (int i = 0; i < 12; ++i) list->AddLine(ImVec2(10.0f + 31.7f * i, 0), ImVec2(200.0f + 13.0f * i, kHeight), IM_COL32(250, 250, 250, 200), 1.5f);
-  const int vtx0 = list->VtxBuffer.Size, cmd0 = list->CmdBuffer.Size;
-  add(list);
   Drawn out;
-  out.vertices = list->VtxBuffer.Size - vtx0;
-  for (int c = cmd0 > 0 ? cmd0 - 1 : 0; c < list->CmdBuffer.Size; ++c) out.callbacks += list->CmdBuffer[c].UserCallback != nullptr;
-  ImGui::Render();
-  fb.bind();
-  glClearColor(0.1f, 0.1f, 0.12f, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  out.rgba = fb.read_pixels();
-  render::Framebuffer::unbind();
+  out.rgba = pe_test::render_offscreen_frame(kWidth, kHeight, ImVec4(0.1f, 0.1f, 0.12f, 1), [&] {
+    ImDrawList* list = ImGui::GetBackgroundDrawList();
+    // Structure under the fill: stripes and lines in several colours.
+    for (int i = 0; i < 20; ++i)
+      list->AddRectFilled(ImVec2(0, 15.0f * i), ImVec2(kWidth, 15.0f * i + 7.3f), IM_COL32(40 + 9 * i, 200 - 7 * i, 90 + 5 * i, 255));
+    for (int i = 0; i < 12; ++i)
+      list->AddLine(ImVec2(10.0f + 31.7f * i, 0), ImVec2(200.0f + 13.0f * i, kHeight), IM_COL32(250, 250, 250, 200), 1.5f);
+    const int vtx0 = list->VtxBuffer.Size, cmd0 = list->CmdBuffer.Size;
+    add(list);
+    out.vertices = list->VtxBuffer.Size - vtx0;
+    for (int c = cmd0 > 0 ? cmd0 - 1 : 0; c < list->CmdBuffer.Size; ++c) out.callbacks += list->CmdBuffer[c].UserCallback != nullptr;
+  });
   return out;
 }
 

@@ -4,41 +4,21 @@
 // translucent rule blends once per pixel. Rendered offscreen and read back. (The ImGui
 // AddLine calls these replace put a 1-px line at round(x) + 0.5 on a pixel edge: two
 // columns at half strength, a pixel off — the first test would fail on them.)
-#include <epoxy/gl.h>
-#include <backends/imgui_impl_opengl3.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
 
 #include <cmath>
 #include <functional>
-#include <memory>
 #include <vector>
 
-#include "platform/window.hpp"
+#include "offscreen_frame.hpp"
 #include "plot/pixel_rules.hpp"
-#include "render/framebuffer.hpp"
 
 namespace {
 
 constexpr int kWidth = 160, kHeight = 120;
 
-class GlEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    try {
-      window_ = std::make_unique<app::Window>(
-          app::WindowOptions{.width = 64, .height = 64, .visible = false, .title = "pixel_rules_test"});
-    } catch (const std::exception& e) {
-      GTEST_FAIL() << "no GL context: " << e.what();
-    }
-  }
-  void TearDown() override { window_.reset(); }
-
- private:
-  std::unique_ptr<app::Window> window_;
-};
-
-const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new GlEnvironment);
+const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new pe_test::OffscreenWindow("pixel_rules_test"));
 
 struct Drawn {
   std::vector<unsigned char> rgba;  // top-down
@@ -48,25 +28,13 @@ struct Drawn {
 
 // One frame on black: `add` appends to the background draw list.
 Drawn draw(const std::function<void(ImDrawList*)>& add) {
-  render::Framebuffer fb(kWidth, kHeight);
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(kWidth, kHeight);
-  io.DisplayFramebufferScale = ImVec2(1, 1);
-  io.DeltaTime = 1.0f / 60.0f;
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui::NewFrame();
-  ImDrawList* list = ImGui::GetBackgroundDrawList();
-  const int vtx0 = list->VtxBuffer.Size;
-  add(list);
   Drawn out;
-  out.vertices = list->VtxBuffer.Size - vtx0;
-  ImGui::Render();
-  fb.bind();
-  glClearColor(0, 0, 0, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  out.rgba = fb.read_pixels();
-  render::Framebuffer::unbind();
+  out.rgba = pe_test::render_offscreen_frame(kWidth, kHeight, ImVec4(0, 0, 0, 1), [&] {
+    ImDrawList* list = ImGui::GetBackgroundDrawList();
+    const int vtx0 = list->VtxBuffer.Size;
+    add(list);
+    out.vertices = list->VtxBuffer.Size - vtx0;
+  });
   return out;
 }
 
