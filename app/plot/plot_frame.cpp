@@ -4,7 +4,7 @@
 #include <cmath>
 #include <utility>
 
-#include "opaque_fill.hpp"
+#include "rect_fills.hpp"
 #include "pixel_rules.hpp"
 #include "plot_state.hpp"
 #include "text_draw.hpp"

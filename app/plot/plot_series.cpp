@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "flat_fill.hpp"
+#include "rect_fills.hpp"
 #include "line_texture.hpp"
 #include "marker_texture.hpp"
 #include "path_simplify.hpp"

@@ -1,4 +1,4 @@
-// Large translucent rectangles through plot/flat_fill's one-colour shader: the frame must be
+// Large translucent rectangles through plot/rect_fills' one-colour shader: the frame must be
 // byte for byte what ImGui's AddRectFilled leaves, at fractional edges, over a background
 // with structure (lines and another translucent fill), inside and across a clip rectangle.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "offscreen_frame.hpp"
-#include "plot/flat_fill.hpp"
+#include "plot/rect_fills.hpp"
 
 namespace {
 
