@@ -1,6 +1,5 @@
 #include "cli/export_command.hpp"
 
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -166,9 +165,7 @@ int run_export_command(int argc, char** argv) {
       video_job = video_request(video, output, width, height, bg);
     } else if (output && !all_dir) {
       // A picture is always PNG bytes: a .csv or .jpg name would get them under a lying name.
-      std::string ext = std::filesystem::path(*output).extension().string();
-      for (char& ch : ext) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-      if (ext != ".png")
+      if (lower_extension(*output) != ".png")
         throw pe::InvalidArgument("output", *output,
                                   "a PNG name, FILE.png (a video: FILE.mp4, .webm or .gif; the numbers: --csv FILE.csv)");
     }

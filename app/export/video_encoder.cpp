@@ -12,7 +12,6 @@
 #include "render/atomic_file.hpp"
 
 namespace app {
-namespace {
 
 std::string lower_extension(const std::filesystem::path& path) {
   std::string ext = path.extension().string();
@@ -20,8 +19,6 @@ std::string lower_extension(const std::filesystem::path& path) {
     if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
   return ext;
 }
-
-}  // namespace
 
 const char* to_string(VideoCodec codec) {
   switch (codec) {
