@@ -3,43 +3,23 @@
 // integrates to width × 255 — sit where the points say, cost two vertices a point, and
 // leave whole-pixel widths to ImGui. Rendered offscreen and read back; the expected
 // weights are the widths themselves (and width / cos(angle) across columns for a slope).
-#include <epoxy/gl.h>
-#include <backends/imgui_impl_opengl3.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <numbers>
 #include <utility>
 #include <vector>
 
-#include "platform/window.hpp"
+#include "offscreen_frame.hpp"
 #include "plot/line_texture.hpp"
-#include "render/framebuffer.hpp"
 
 namespace {
 
 constexpr int kWidth = 240, kHeight = 160;
 
-class GlEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    try {
-      window_ = std::make_unique<app::Window>(
-          app::WindowOptions{.width = 64, .height = 64, .visible = false, .title = "line_texture_test"});
-    } catch (const std::exception& e) {
-      GTEST_FAIL() << "no GL context: " << e.what();
-    }
-  }
-  void TearDown() override { window_.reset(); }
-
- private:
-  std::unique_ptr<app::Window> window_;
-};
-
-const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new GlEnvironment);
+const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new pe_test::OffscreenWindow("line_texture_test"));
 
 enum class Path { Ours, ImGui };
 
@@ -52,36 +32,24 @@ struct Drawn {
 
 // One frame: `points` drawn white on black into the background draw list.
 Drawn draw(const std::vector<ImVec2>& points, float thickness, Path path, bool other_texture = false) {
-  render::Framebuffer fb(kWidth, kHeight);
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(kWidth, kHeight);
-  io.DisplayFramebufferScale = ImVec2(1, 1);
-  io.DeltaTime = 1.0f / 60.0f;
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui::NewFrame();
-  ImDrawList* list = ImGui::GetBackgroundDrawList();
-  const int vtx0 = list->VtxBuffer.Size, idx0 = list->IdxBuffer.Size;
-  if (other_texture) list->PushTextureID(ImTextureID(intptr_t(12345)));
-  if (path == Path::Ours)
-    plot::detail::add_polyline(list, points.data(), int(points.size()), IM_COL32_WHITE, thickness);
-  else
-    list->AddPolyline(points.data(), int(points.size()), IM_COL32_WHITE, ImDrawFlags_None, thickness);
   Drawn out;
-  out.vertices = list->VtxBuffer.Size - vtx0;
-  out.indices = list->IdxBuffer.Size - idx0;
-  if (other_texture) {
-    // Nothing may reach GL with a made-up texture name.
-    list->VtxBuffer.resize(vtx0);
-    list->IdxBuffer.resize(idx0);
-    list->PopTextureID();
-  }
-  ImGui::Render();
-  fb.bind();
-  glClearColor(0, 0, 0, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
-  if (!other_texture) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  out.rgba = fb.read_pixels();
-  render::Framebuffer::unbind();
+  out.rgba = pe_test::render_offscreen_frame(kWidth, kHeight, ImVec4(0, 0, 0, 1), [&] {
+    ImDrawList* list = ImGui::GetBackgroundDrawList();
+    const int vtx0 = list->VtxBuffer.Size, idx0 = list->IdxBuffer.Size;
+    if (other_texture) list->PushTextureID(ImTextureID(intptr_t(12345)));
+    if (path == Path::Ours)
+      plot::detail::add_polyline(list, points.data(), int(points.size()), IM_COL32_WHITE, thickness);
+    else
+      list->AddPolyline(points.data(), int(points.size()), IM_COL32_WHITE, ImDrawFlags_None, thickness);
+    out.vertices = list->VtxBuffer.Size - vtx0;
+    out.indices = list->IdxBuffer.Size - idx0;
+    if (other_texture) {
+      // Nothing may reach GL with a made-up texture name.
+      list->VtxBuffer.resize(vtx0);
+      list->IdxBuffer.resize(idx0);
+      list->PopTextureID();
+    }
+  }, /*draw=*/!other_texture);
   return out;
 }
 

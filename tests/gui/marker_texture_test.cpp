@@ -2,41 +2,21 @@
 // what a disc with ImGui's one-pixel edge ramp weighs — ∫ clamp(r + ½ − |x − c|, 0, 1) dA =
 // π (r² + 1/12), worked out by hand below — sit on its centre at any subpixel position, cost
 // four vertices, and leave other radii and textures to ImGui. Rendered offscreen and read back.
-#include <epoxy/gl.h>
-#include <backends/imgui_impl_opengl3.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
 
 #include <cmath>
-#include <memory>
 #include <numbers>
 #include <vector>
 
-#include "platform/window.hpp"
+#include "offscreen_frame.hpp"
 #include "plot/marker_texture.hpp"
-#include "render/framebuffer.hpp"
 
 namespace {
 
 constexpr int kWidth = 160, kHeight = 120;
 
-class GlEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    try {
-      window_ = std::make_unique<app::Window>(
-          app::WindowOptions{.width = 64, .height = 64, .visible = false, .title = "marker_texture_test"});
-    } catch (const std::exception& e) {
-      GTEST_FAIL() << "no GL context: " << e.what();
-    }
-  }
-  void TearDown() override { window_.reset(); }
-
- private:
-  std::unique_ptr<app::Window> window_;
-};
-
-const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new GlEnvironment);
+const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new pe_test::OffscreenWindow("marker_texture_test"));
 
 enum class Path { Ours, ImGui };
 
@@ -48,37 +28,25 @@ struct Drawn {
 
 // One frame: white markers on black in the background draw list.
 Drawn draw(const std::vector<ImVec2>& centres, float radius, Path path, bool other_texture = false) {
-  render::Framebuffer fb(kWidth, kHeight);
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(kWidth, kHeight);
-  io.DisplayFramebufferScale = ImVec2(1, 1);
-  io.DeltaTime = 1.0f / 60.0f;
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui::NewFrame();
-  ImDrawList* list = ImGui::GetBackgroundDrawList();
-  const int vtx0 = list->VtxBuffer.Size, idx0 = list->IdxBuffer.Size;
-  if (other_texture) list->PushTextureID(ImTextureID(intptr_t(12345)));
-  for (const ImVec2 c : centres) {
-    if (path == Path::Ours)
-      plot::detail::add_marker(list, c, radius, IM_COL32_WHITE);
-    else
-      list->AddCircleFilled(c, radius, IM_COL32_WHITE, 12);
-  }
   Drawn out;
-  out.vertices = list->VtxBuffer.Size - vtx0;
-  out.indices = list->IdxBuffer.Size - idx0;
-  if (other_texture) {  // nothing may reach GL with a made-up texture name
-    list->VtxBuffer.resize(vtx0);
-    list->IdxBuffer.resize(idx0);
-    list->PopTextureID();
-  }
-  ImGui::Render();
-  fb.bind();
-  glClearColor(0, 0, 0, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
-  if (!other_texture) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  out.rgba = fb.read_pixels();
-  render::Framebuffer::unbind();
+  out.rgba = pe_test::render_offscreen_frame(kWidth, kHeight, ImVec4(0, 0, 0, 1), [&] {
+    ImDrawList* list = ImGui::GetBackgroundDrawList();
+    const int vtx0 = list->VtxBuffer.Size, idx0 = list->IdxBuffer.Size;
+    if (other_texture) list->PushTextureID(ImTextureID(intptr_t(12345)));
+    for (const ImVec2 c : centres) {
+      if (path == Path::Ours)
+        plot::detail::add_marker(list, c, radius, IM_COL32_WHITE);
+      else
+        list->AddCircleFilled(c, radius, IM_COL32_WHITE, 12);
+    }
+    out.vertices = list->VtxBuffer.Size - vtx0;
+    out.indices = list->IdxBuffer.Size - idx0;
+    if (other_texture) {  // nothing may reach GL with a made-up texture name
+      list->VtxBuffer.resize(vtx0);
+      list->IdxBuffer.resize(idx0);
+      list->PopTextureID();
+    }
+  }, /*draw=*/!other_texture);
   return out;
 }
 

@@ -37,8 +37,10 @@ class OffscreenWindow : public ::testing::Environment {
 
 // One frame of width × height: `build` runs between NewFrame and Render (it adds to the
 // background list or opens windows), then the frame is drawn over `clear` into a fresh
-// framebuffer. Returns its pixels, RGBA, top-down.
-inline std::vector<unsigned char> render_offscreen_frame(int width, int height, ImVec4 clear, const std::function<void()>& build) {
+// framebuffer. Returns its pixels, RGBA, top-down. With `draw` false the draw data never
+// reaches GL (a test counting vertices under a made-up texture name): only the clear.
+inline std::vector<unsigned char> render_offscreen_frame(int width, int height, ImVec4 clear, const std::function<void()>& build,
+                                                         bool draw = true) {
   render::Framebuffer fb(width, height);
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(float(width), float(height));
@@ -51,7 +53,7 @@ inline std::vector<unsigned char> render_offscreen_frame(int width, int height, 
   fb.bind();
   glClearColor(clear.x, clear.y, clear.z, clear.w);
   glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (draw) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   std::vector<unsigned char> rgba = fb.read_pixels();
   render::Framebuffer::unbind();
   return rgba;
