@@ -9,16 +9,12 @@
 #include "export/video_backend.hpp"
 #include "export/video_module.hpp"
 #include "pe/errors.hpp"
+#include "pe/text.hpp"
 #include "render/atomic_file.hpp"
 
 namespace app {
 
-std::string lower_extension(const std::filesystem::path& path) {
-  std::string ext = path.extension().string();
-  for (char& c : ext)
-    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-  return ext;
-}
+std::string lower_extension(const std::filesystem::path& path) { return pe::ascii_lower(path.extension().string()); }
 
 const char* to_string(VideoCodec codec) {
   switch (codec) {

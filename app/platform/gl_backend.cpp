@@ -1,10 +1,9 @@
 #include "platform/gl_backend.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdlib>
 
 #include "pe/errors.hpp"
+#include "pe/text.hpp"
 
 namespace app {
 
@@ -18,8 +17,7 @@ const char* to_string(GlBackend backend) {
 }
 
 GlBackend parse_gl_backend(const std::string& text, const char* parameter) {
-  std::string lower = text;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  const std::string lower = pe::ascii_lower(text);
   if (lower == "auto") return GlBackend::Auto;
   if (lower == "egl") return GlBackend::Egl;
   if (lower == "glfw") return GlBackend::Glfw;

@@ -9,6 +9,7 @@
 #include "pe/gguf_rope.hpp"
 #include "pe/hf_cache.hpp"
 #include "pe/multimodal.hpp"
+#include "pe/text.hpp"
 #include "state/view_names.hpp"
 
 namespace app {
@@ -35,10 +36,7 @@ AppState default_state() {
 }
 
 bool is_gguf_path(const std::string& path) {
-  if (path.size() < 5) return false;
-  std::string ext = path.substr(path.size() - 5);
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ext == ".gguf";
+  return path.size() >= 5 && pe::ascii_lower(path.substr(path.size() - 5)) == ".gguf";
 }
 
 namespace {

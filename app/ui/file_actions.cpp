@@ -5,10 +5,10 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 
 #include "export/view_data.hpp"
+#include "pe/text.hpp"
 #include "platform/frame_pacing.hpp"
 #include "export/slide_deck.hpp"
 #include "export/view_export.hpp"
@@ -50,8 +50,7 @@ bool path_dialog(const char* title, std::string& path, const char* action) {
 }
 
 bool is_markdown_path(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  const std::string ext = pe::ascii_lower(std::filesystem::path(path).extension().string());
   return ext == ".md" || ext == ".markdown";
 }
 

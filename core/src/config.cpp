@@ -23,6 +23,7 @@
 #include "multimodal_config_reader.hpp"  // issue 12: vision_config, M-RoPE, axial
 #include "pe/errors.hpp"
 #include "pe/model_defaults.hpp"
+#include "pe/text.hpp"
 #include "pe_presets.hpp"
 
 namespace pe {
@@ -104,8 +105,7 @@ ScalingRead read_scaling(const Fields& f, RopeConfig& c, Notes& n) {
   } catch (const InvalidArgument&) {
     throw ConfigError(type_key, "unknown rope type \"" + *type_text + "\"; expected one of " + kRopeTypeList);
   }
-  std::string lower = *type_text;
-  for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string lower = ascii_lower(*type_text);
   if (lower == "mrope") {
     n.info(type_key, "\"mrope\": multimodal RoPE (Qwen2-VL family). Transformers rewrites it to \"default\": text "
                      "tokens rotate with the plain θ_i shown here; mrope_section splits the pairs between the "

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "pe/text.hpp"
+
 namespace pe {
 
 namespace fs = std::filesystem;
@@ -47,11 +49,6 @@ bool valid_revision(const std::string& r) {
     const auto u = static_cast<unsigned char>(c);
     return u > 0x20 && u < 0x7f && c != '\\';
   });
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -188,7 +185,7 @@ std::vector<std::string> list_cached_models(const fs::path& cache_dir) {
 std::vector<std::string> list_cached_models() { return list_cached_models(hf_hub_cache_dir().path); }
 
 std::vector<std::string> closest_names(const std::string& query, std::vector<std::string> names, std::size_t limit) {
-  const std::string q = lower(query), qn = lower(name_part(query));
+  const std::string q = ascii_lower(query), qn = ascii_lower(name_part(query));
   struct Scored {
     bool contains;
     std::size_t distance;
@@ -196,9 +193,9 @@ std::vector<std::string> closest_names(const std::string& query, std::vector<std
   };
   std::vector<Scored> scored;
   for (std::string& n : names) {
-    const std::string l = lower(n);
+    const std::string l = ascii_lower(n);
     const bool contains = !qn.empty() && l.find(qn) != std::string::npos;
-    const std::size_t d = std::min(edit_distance(q, l), edit_distance(qn, lower(name_part(n))));
+    const std::size_t d = std::min(edit_distance(q, l), edit_distance(qn, ascii_lower(name_part(n))));
     scored.push_back({contains, d, std::move(n)});
   }
   std::sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
@@ -257,7 +254,7 @@ CachedModel resolve_cached_model(const std::string& model, const HfCacheDir& cac
     std::vector<std::string> ggufs;
     for (fs::directory_iterator it(out.snapshot_dir, ec), end; !ec && it != end; it.increment(ec)) {
       const std::string n = it->path().filename().string();
-      if (n.size() > 5 && lower(n.substr(n.size() - 5)) == ".gguf") ggufs.push_back(it->path().string());
+      if (n.size() > 5 && ascii_lower(n.substr(n.size() - 5)) == ".gguf") ggufs.push_back(it->path().string());
     }
     std::sort(ggufs.begin(), ggufs.end());
     if (!ggufs.empty()) msg += "; the snapshot holds GGUF files — open one with --gguf: " + join(ggufs, 4);

@@ -5,10 +5,10 @@
 #include "simd_kernels.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 
 #include "pe/errors.hpp"
+#include "pe/text.hpp"
 
 namespace pe {
 
@@ -57,8 +57,7 @@ const char* to_string(PairConvention c) {
 }
 
 PairConvention pair_convention_from_string(const std::string& s) {
-  std::string t;
-  for (const char ch : s) t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+  const std::string t = ascii_lower(s);
   if (t == "interleaved" || t == "gptj" || t == "gpt-j") return PairConvention::Interleaved;
   if (t == "half-split" || t == "halfsplit" || t == "half_split" || t == "rotate_half" || t == "neox" ||
       t == "gpt-neox") {

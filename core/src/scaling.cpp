@@ -5,13 +5,13 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <numbers>
 #include <string>
 
 #include "pe/errors.hpp"
+#include "pe/text.hpp"
 
 namespace pe {
 namespace {
@@ -44,11 +44,6 @@ bool needs_factor_at_least_one(RopeType t) {
          t == RopeType::Llama3;
 }
 
-std::string lower(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
-
 }  // namespace
 
 const char* to_string(RopeType t) {
@@ -70,7 +65,7 @@ std::vector<RopeType> all_rope_types() {
 }
 
 RopeType rope_type_from_string(const std::string& s) {
-  const std::string k = lower(s);
+  const std::string k = ascii_lower(s);
   for (RopeType t : all_rope_types())
     if (k == to_string(t)) return t;
   // Old or foreign spellings seen in real config.json files:

@@ -10,6 +10,7 @@
 #include "pe/errors.hpp"
 #include "pe/learned.hpp"
 #include "pe/sinusoidal.hpp"
+#include "pe/text.hpp"
 
 namespace pe {
 
@@ -43,10 +44,7 @@ std::string normalize_word(std::string_view word) {
   std::size_t b = 0, e = word.size();
   while (b < e && is_punct(static_cast<unsigned char>(word[b]))) ++b;
   while (e > b && is_punct(static_cast<unsigned char>(word[e - 1]))) --e;
-  std::string out(b < e ? word.substr(b, e - b) : word);
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) < 128) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+  return ascii_lower(std::string(b < e ? word.substr(b, e - b) : word));
 }
 
 Eigen::VectorXd word_embedding(std::string_view word, long long dim, std::uint64_t seed) {

@@ -1,0 +1,13 @@
+// Small text helpers shared by core and the app.
+#pragma once
+
+#include <string>
+
+namespace pe {
+
+// A–Z to a–z, every other byte as it is (UTF-8 stays intact). Unlike std::tolower, the
+// result does not depend on the process locale: names, keys and file extensions compare
+// the same everywhere.
+std::string ascii_lower(std::string text);
+
+}  // namespace pe
