@@ -237,7 +237,7 @@ bool HeatmapRenderer::draw_two_pass(const render::ShaderProgram& rows_program, c
                                     ImVec2 quad_max) {
   const int x_origin = static_cast<int>(std::floor(visible.x));
   const int width = static_cast<int>(std::ceil(visible.z)) - x_origin;
-  if (!scratch_.begin(width, rows)) return false;
+  if (!scratch_.begin(width, rows, ImGui::GetFrameCount())) return false;
   glUniform1f(rows_program.uniform("u_x_origin"), static_cast<float>(x_origin));
   glUniform4f(rows_program.uniform("u_rect_ndc"), -1.0f, -1.0f, 1.0f, 1.0f);
   glDisable(GL_BLEND);

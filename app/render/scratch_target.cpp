@@ -14,9 +14,11 @@ ScratchTarget::~ScratchTarget() {
   if (texture_) glDeleteTextures(1, &texture_);
 }
 
-bool ScratchTarget::begin(int width, int height) {
+bool ScratchTarget::begin(int width, int height, long long frame) {
   const int limit = Framebuffer::max_size();
   if (width < 1 || height < 1 || width > limit || height > limit) return false;
+  frame_ = frame;
+  fences_.hold(frame);  // the frame's work so far
   GLint previous_texture = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous_texture);
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &saved_framebuffer_);
@@ -53,6 +55,7 @@ void ScratchTarget::end() {
   glViewport(saved_viewport_[0], saved_viewport_[1], saved_viewport_[2], saved_viewport_[3]);
   glScissor(saved_scissor_[0], saved_scissor_[1], saved_scissor_[2], saved_scissor_[3]);
   if (saved_scissor_test_) glEnable(GL_SCISSOR_TEST);
+  fences_.hold(frame_);  // the first pass
 }
 
 }  // namespace render
