@@ -11,7 +11,7 @@ HeldFences::~HeldFences() {
 
 void HeldFences::hold(long long frame) {
   std::erase_if(held_, [frame](const auto& entry) {
-    if (entry.first == frame) return false;
+    if (frame - entry.first < 2 && frame >= entry.first) return false;
     glDeleteSync(entry.second);
     return true;
   });

@@ -11,9 +11,11 @@
 // switches, and a release `pe-viz bench` once aborted with "free(): corrupted unsorted chunks".
 //
 // A GL sync object references the fence of everything submitted so far. Taking one at each
-// switch and deleting it only in a later frame — after that frame's own work was waited for,
-// so every rasterizer thread has long left the old fences — moves the last release to a
-// time when no thread can still touch them. Costs nothing else: the switch flushes anyway.
+// switch and deleting it two frames later moves the last release to a time when no thread
+// can still touch the fence: the frame in between was displayed or read back, which waits
+// for all of its scenes, and the rasterizer threads finish scenes in order. (The sync is
+// never queried: st/mesa drops a sync's fence as soon as a query sees it signalled, which
+// would be the same early release.) Costs nothing else: the switch flushes anyway.
 #include <epoxy/gl.h>
 
 #include <utility>
@@ -29,7 +31,7 @@ class HeldFences {
   HeldFences& operator=(const HeldFences&) = delete;
 
   // Flushes and holds the fence of all work so far, tagged with `frame`; releases the ones
-  // held in any other frame.
+  // held two or more frames before (or in a later-numbered frame: a restarted counter).
   void hold(long long frame);
   std::size_t held() const { return held_.size(); }
 

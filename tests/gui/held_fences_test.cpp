@@ -1,8 +1,8 @@
 // The scratch target of two-pass heatmaps holds a GL sync object at each render-target
-// switch and releases them in a later frame (render/held_fences.hpp: Mesa llvmpipe frees a
+// switch and releases them two frames later (render/held_fences.hpp: Mesa llvmpipe frees a
 // finished scene's fence while a rasterizer thread may still be signalling it). A frame's
-// fences stay held through that frame — however many heatmaps it draws — and the next frame
-// lets them go.
+// fences stay held through that frame and the next — however many heatmaps it draws — and
+// the one after lets them go.
 #include <gtest/gtest.h>
 
 #include "offscreen_frame.hpp"
@@ -13,14 +13,16 @@ namespace {
 
 const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new pe_test::OffscreenWindow("held_fences_test"));
 
-TEST(HeldFences, AFramesFencesAreHeldUntilAnotherFrame) {
+TEST(HeldFences, AFramesFencesAreHeldForTwoFrames) {
   render::HeldFences fences;
   fences.hold(7);
   fences.hold(7);
   EXPECT_EQ(fences.held(), 2u);
-  fences.hold(8);  // frame 7's are released
-  EXPECT_EQ(fences.held(), 1u);
-  fences.hold(3);  // any other frame number counts as another frame (a new ImGui context restarts)
+  fences.hold(8);  // frame 7's stay: frame 8 has not been waited for yet
+  EXPECT_EQ(fences.held(), 3u);
+  fences.hold(9);  // frame 7's go
+  EXPECT_EQ(fences.held(), 2u);
+  fences.hold(3);  // a restarted counter (a new ImGui context) lets everything older go
   EXPECT_EQ(fences.held(), 1u);
 }
 
@@ -32,11 +34,14 @@ TEST(HeldFences, EachSwitchOfTheScratchTargetHoldsOne) {
   scratch.end();
   EXPECT_EQ(scratch.held_fences(), 4u);
   ASSERT_TRUE(scratch.begin(64, 8, 2));
-  EXPECT_EQ(scratch.held_fences(), 1u);
   scratch.end();
-  EXPECT_EQ(scratch.held_fences(), 2u);
-  EXPECT_FALSE(scratch.begin(0, 8, 3));  // refused sizes change nothing
-  EXPECT_EQ(scratch.held_fences(), 2u);
+  EXPECT_EQ(scratch.held_fences(), 6u);
+  ASSERT_TRUE(scratch.begin(64, 8, 3));  // frame 1's four go
+  EXPECT_EQ(scratch.held_fences(), 3u);
+  scratch.end();
+  EXPECT_EQ(scratch.held_fences(), 4u);
+  EXPECT_FALSE(scratch.begin(0, 8, 4));  // refused sizes change nothing
+  EXPECT_EQ(scratch.held_fences(), 4u);
 }
 
 }  // namespace
