@@ -83,20 +83,9 @@ class HeatmapRenderer {
   int frame_ = -1;
 };
 
-// Never destroyed: GL objects must not be deleted after the context is gone, and the
-// process exit frees them anyway. A new context (another window in the same process) gets a
-// new renderer; the old one is kept, undeleted, since its objects' names may now be the new
-// context's.
-HeatmapRenderer& renderer() {
-  // The list itself is never destroyed either: its renderers stay reachable (no leak report).
-  static auto* instances = new std::vector<HeatmapRenderer*>();
-  static unsigned generation = 0;
-  if (instances->empty() || generation != render::gl_context_generation()) {
-    instances->push_back(new HeatmapRenderer());
-    generation = render::gl_context_generation();
-  }
-  return *instances->back();
-}
+// One per GL context (another window in the same process gets a new renderer), never
+// destroyed: see render::per_context.
+HeatmapRenderer& renderer() { return render::per_context<HeatmapRenderer>(); }
 
 void encoding_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   renderer().draw_encoding(*static_cast<const EncodingDrawCall*>(cmd->UserCallbackData), cmd->ClipRect);

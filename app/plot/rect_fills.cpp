@@ -8,7 +8,6 @@
 #include <deque>
 #include <exception>
 #include <optional>
-#include <vector>
 
 #include "../render/gl_generation.hpp"
 #include "../render/shader_program.hpp"
@@ -71,17 +70,8 @@ struct Program {
   bool failed = false;
 };
 
-// Never destroyed: GL objects must not be deleted after the context is gone. A new context
-// gets a new program; the old state is kept, undeleted (as the heatmap renderer's).
-Program& program_state() {
-  static auto* states = new std::vector<Program*>();  // never destroyed: the states stay reachable
-  static unsigned generation = 0;
-  if (states->empty() || generation != render::gl_context_generation()) {
-    states->push_back(new Program());
-    generation = render::gl_context_generation();
-  }
-  return *states->back();
-}
+// One per GL context, never destroyed (render::per_context).
+Program& program_state() { return render::per_context<Program>(); }
 
 // Built on first use, inside a render callback (the GL context is current there).
 Program& program() {
