@@ -11,6 +11,7 @@
 
 #include "cli/state_options.hpp"
 #include "pe/errors.hpp"
+#include "pe/text.hpp"
 #include "export/lesson_export.hpp"
 #include "export/lesson_validation.hpp"
 #include "export/view_data.hpp"
@@ -165,7 +166,7 @@ int run_export_command(int argc, char** argv) {
       video_job = video_request(video, output, width, height, bg);
     } else if (output && !all_dir) {
       // A picture is always PNG bytes: a .csv or .jpg name would get them under a lying name.
-      if (lower_extension(*output) != ".png")
+      if (pe::lower_extension(*output) != ".png")
         throw pe::InvalidArgument("output", *output,
                                   "a PNG name, FILE.png (a video: FILE.mp4, .webm or .gif; the numbers: --csv FILE.csv)");
     }

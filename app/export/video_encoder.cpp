@@ -14,8 +14,6 @@
 
 namespace app {
 
-std::string lower_extension(const std::filesystem::path& path) { return pe::ascii_lower(path.extension().string()); }
-
 const char* to_string(VideoCodec codec) {
   switch (codec) {
     case VideoCodec::Vp9: return "vp9";
@@ -26,12 +24,12 @@ const char* to_string(VideoCodec codec) {
 }
 
 bool is_video_path(const std::filesystem::path& path) {
-  const std::string ext = lower_extension(path);
+  const std::string ext = pe::lower_extension(path);
   return ext == ".mp4" || ext == ".webm" || ext == ".gif";
 }
 
 VideoCodec video_codec_for(const std::filesystem::path& path) {
-  const std::string ext = lower_extension(path);
+  const std::string ext = pe::lower_extension(path);
   if (ext == ".mp4") return VideoCodec::H264;
   if (ext == ".webm") return VideoCodec::Vp9;
   if (ext == ".gif") return VideoCodec::Gif;

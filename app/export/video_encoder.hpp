@@ -23,8 +23,6 @@ const char* to_string(VideoCodec codec);  // "h264", "vp9", "gif" (ffprobe's cod
 // pe::InvalidArgument("output", path, "a file name ending in .mp4, .webm or .gif").
 VideoCodec video_codec_for(const std::filesystem::path& path);
 bool is_video_path(const std::filesystem::path& path);
-// An output path's extension in lower case, dot included ("x.MP4" → ".mp4"; none → "").
-std::string lower_extension(const std::filesystem::path& path);
 
 struct VideoSettings {
   VideoCodec codec = VideoCodec::H264;

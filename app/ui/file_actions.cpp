@@ -5,7 +5,6 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
-#include <filesystem>
 
 #include "export/view_data.hpp"
 #include "pe/text.hpp"
@@ -50,7 +49,7 @@ bool path_dialog(const char* title, std::string& path, const char* action) {
 }
 
 bool is_markdown_path(const std::string& path) {
-  const std::string ext = pe::ascii_lower(std::filesystem::path(path).extension().string());
+  const std::string ext = pe::lower_extension(path);
   return ext == ".md" || ext == ".markdown";
 }
 

@@ -8,4 +8,6 @@ std::string ascii_lower(std::string text) {
   return text;
 }
 
+std::string lower_extension(const std::filesystem::path& path) { return ascii_lower(path.extension().string()); }
+
 }  // namespace pe

@@ -1,6 +1,7 @@
 // Small text helpers shared by core and the app.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 namespace pe {
@@ -9,5 +10,7 @@ namespace pe {
 // result does not depend on the process locale: names, keys and file extensions compare
 // the same everywhere.
 std::string ascii_lower(std::string text);
+// A path's extension in lower case, dot included ("x.MP4" → ".mp4"; none → "").
+std::string lower_extension(const std::filesystem::path& path);
 
 }  // namespace pe
