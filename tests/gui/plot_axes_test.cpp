@@ -5,9 +5,11 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "headless_imgui.hpp"
 #include "plot/colormap.hpp"
 #include "plot/plot.hpp"
 #include "plot/plot_state.hpp"
@@ -116,14 +118,9 @@ class PlotInteraction : public ::testing::Test {
  protected:
   void SetUp() override {
     plot::clear_state();  // zoom/fit state is keyed by ImGui ID and outlives contexts
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(800, 600);
-    io.DeltaTime = 1.0f / 60.0f;
-    io.Fonts->Build();
+    imgui_.emplace();
   }
-  void TearDown() override { ImGui::DestroyContext(); }
+  void TearDown() override { imgui_.reset(); }
 
   // One frame with the given input; the plot covers the whole window.
   Visible frame(const Input& in, const plot::AxisSpec& x = {.min = 0, .max = 100},
@@ -156,6 +153,9 @@ class PlotInteraction : public ::testing::Test {
   double x_at(const Visible& v, float px) const {
     return v.x_min + (px - v.data_min.x) / (v.data_max.x - v.data_min.x) * (v.x_max - v.x_min);
   }
+
+ private:
+  std::optional<pe_test::HeadlessImGui> imgui_;
 };
 
 TEST_F(PlotInteraction, WheelZoomsAroundTheCursor) {

@@ -16,6 +16,7 @@
 #include <imgui_internal.h>
 
 #include "export/view_data.hpp"
+#include "headless_imgui.hpp"
 #include "platform/imgui_theme.hpp"
 #include "state/app_state.hpp"
 #include "state/derived.hpp"
@@ -107,12 +108,7 @@ TEST(ViewRegistryTest, EveryViewsTextIsInTheFont) {
 // compare's sides leave the inner view's teaching note out: no text and no height reserved,
 // and the notes come back when the scope ends (nested scopes restore the outer state).
 TEST(ViewRegistryTest, TeachingNotesCanBeLeftOutForAScope) {
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(800, 600);
-  io.DeltaTime = 1.0f / 60.0f;
-  io.Fonts->Build();
+  const pe_test::HeadlessImGui imgui;
   ImGui::NewFrame();
   ImGui::Begin("w");
   const char* note = "A note long enough to wrap over several lines in a window this narrow, as views' notes do.";
@@ -133,7 +129,6 @@ TEST(ViewRegistryTest, TeachingNotesCanBeLeftOutForAScope) {
   EXPECT_EQ(app::teaching_note_height(note), shown);
   ImGui::End();
   ImGui::EndFrame();
-  ImGui::DestroyContext();
 }
 
 TEST(ViewRegistryTest, StepsFollowTheViewThatDefinesThem) {
