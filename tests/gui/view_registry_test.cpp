@@ -99,7 +99,9 @@ TEST(ViewRegistryTest, EveryViewsTextIsInTheFont) {
       for (const char* p = text.c_str(); *p;) {
         unsigned int c = 0;
         p += ImTextCharFromUtf8(&c, p, nullptr);
-        if (c != '\n') EXPECT_NE(font->FindGlyphNoFallback(static_cast<ImWchar>(c)), nullptr) << "U+" << std::hex << c << " in: " << text;
+        if (c != '\n') {
+          EXPECT_NE(font->FindGlyphNoFallback(static_cast<ImWchar>(c)), nullptr) << "U+" << std::hex << c << " in: " << text;
+        }
       }
   }
   ImGui::DestroyContext();
