@@ -9,13 +9,13 @@
 #include <ostream>
 
 #include "cli/state_options.hpp"
-#include "pe/config.hpp"
-#include "pe/config_diagnostics.hpp"
-#include "pe/errors.hpp"
-#include "pe/gguf_rope.hpp"
-#include "pe/hf_cache.hpp"
-#include "pe/multimodal.hpp"
-#include "pe/rope.hpp"
+#include "pe/models/config.hpp"
+#include "pe/models/config_diagnostics.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/models/gguf_rope.hpp"
+#include "pe/models/hf_cache.hpp"
+#include "pe/multimodal/multimodal.hpp"
+#include "pe/encodings/rope.hpp"
 
 namespace app {
 namespace {

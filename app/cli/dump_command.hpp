@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "pe/diagnostics.hpp"
-#include "pe/multimodal.hpp"
-#include "pe/scaling.hpp"
+#include "pe/models/diagnostics.hpp"
+#include "pe/multimodal/multimodal.hpp"
+#include "pe/scaling/scaling.hpp"
 
 // argv[0] is "dump". Writes to std::cout / std::cerr.
 int run_dump_command(int argc, char** argv);

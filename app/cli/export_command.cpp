@@ -10,8 +10,8 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/state_options.hpp"
-#include "pe/errors.hpp"
-#include "pe/text.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/base/text.hpp"
 #include "export/lesson_export.hpp"
 #include "export/lesson_validation.hpp"
 #include "export/view_data.hpp"

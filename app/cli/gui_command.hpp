@@ -2,7 +2,7 @@
 #include <optional>
 #include <string>
 
-#include "pe/lesson_file.hpp"
+#include "pe/lessons/lesson_file.hpp"
 #include "state/app_state.hpp"
 
 namespace app {

@@ -9,10 +9,10 @@
 #include <ostream>
 #include <sstream>
 
-#include "pe/config.hpp"
-#include "pe/errors.hpp"
-#include "pe/hf_cache.hpp"
-#include "pe/inspection_text.hpp"
+#include "pe/models/config.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/models/hf_cache.hpp"
+#include "pe/models/inspection_text.hpp"
 
 namespace app {
 namespace {

@@ -13,7 +13,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "pe/config_diagnostics.hpp"
+#include "pe/models/config_diagnostics.hpp"
 #include "state/model_inspection.hpp"
 
 namespace app {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "pe/config.hpp"
-#include "pe/scaling.hpp"
+#include "pe/models/config.hpp"
+#include "pe/scaling/scaling.hpp"
 #include "render/gl_errors.hpp"
 #include "ui/file_actions.hpp"
 #include "views/view.hpp"

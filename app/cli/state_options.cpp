@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "pe/config.hpp"
-#include "pe/config_diagnostics.hpp"
-#include "pe/errors.hpp"
-#include "pe/gguf_rope.hpp"
-#include "pe/hf_cache.hpp"
+#include "pe/models/config.hpp"
+#include "pe/models/config_diagnostics.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/models/gguf_rope.hpp"
+#include "pe/models/hf_cache.hpp"
 #include "views/view.hpp"
 
 namespace app {

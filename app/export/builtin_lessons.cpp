@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "pe/lesson_file.hpp"
+#include "pe/lessons/lesson_file.hpp"
 #include "pe_lessons.hpp"
 
 namespace app {

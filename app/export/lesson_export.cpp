@@ -6,7 +6,7 @@
 #include "export/lesson_validation.hpp"
 #include "export/video_export.hpp"
 #include "export/view_export.hpp"
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 #include "render/atomic_file.hpp"
 #include "state/session_file.hpp"
 #include "ui/app_session.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "export/export_request.hpp"
-#include "pe/lesson_file.hpp"
+#include "pe/lessons/lesson_file.hpp"
 #include "state/app_state.hpp"
 
 namespace app {

@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "cli/state_options.hpp"
-#include "pe/config.hpp"
-#include "pe/errors.hpp"
+#include "pe/models/config.hpp"
+#include "pe/base/errors.hpp"
 #include "views/view.hpp"
 
 namespace app {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "pe/animation.hpp"
-#include "pe/lesson_file.hpp"
+#include "pe/lessons/animation.hpp"
+#include "pe/lessons/lesson_file.hpp"
 #include "state/app_state.hpp"
 
 namespace app {

@@ -8,8 +8,8 @@
 
 #include "export/video_backend.hpp"
 #include "export/video_module.hpp"
-#include "pe/errors.hpp"
-#include "pe/text.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/base/text.hpp"
 #include "render/atomic_file.hpp"
 
 namespace app {

@@ -5,7 +5,7 @@
 
 #include "export/lesson_validation.hpp"
 #include "export/view_export.hpp"
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 #include "ui/app_session.hpp"
 
 namespace app {

@@ -13,7 +13,7 @@
 
 #include "export/export_request.hpp"
 #include "export/video_encoder.hpp"
-#include "pe/animation.hpp"
+#include "pe/lessons/animation.hpp"
 #include "state/app_state.hpp"
 
 namespace app {

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 #include "views/view.hpp"
 
 namespace app {

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 #include "plot/plot.hpp"
 #include "render/framebuffer.hpp"
 #include "render/gl_errors.hpp"

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 
 namespace app {
 

@@ -2,8 +2,8 @@
 
 #include <cstdlib>
 
-#include "pe/errors.hpp"
-#include "pe/text.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/base/text.hpp"
 
 namespace app {
 

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <random>
 
-#include "pe/errors.hpp"
-#include "pe/gguf_rope.hpp"
-#include "pe/hf_cache.hpp"
-#include "pe/multimodal.hpp"
-#include "pe/text.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/models/gguf_rope.hpp"
+#include "pe/models/hf_cache.hpp"
+#include "pe/multimodal/multimodal.hpp"
+#include "pe/base/text.hpp"
 #include "state/view_names.hpp"
 
 namespace app {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "pe/config.hpp"
+#include "pe/models/config.hpp"
 
 namespace app {
 

@@ -4,10 +4,10 @@
 #include <atomic>
 #include <sstream>
 
-#include "pe/alibi.hpp"
-#include "pe/errors.hpp"
-#include "pe/rope.hpp"
-#include "pe/sinusoidal.hpp"
+#include "pe/encodings/alibi.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/encodings/rope.hpp"
+#include "pe/encodings/sinusoidal.hpp"
 
 namespace app {
 namespace {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "pe/analysis.hpp"
-#include "pe/scaling.hpp"
+#include "pe/analysis/analysis.hpp"
+#include "pe/scaling/scaling.hpp"
 #include "state/app_state.hpp"
 
 namespace app {

@@ -3,8 +3,8 @@
 #include <map>
 #include <system_error>
 
-#include "pe/errors.hpp"
-#include "pe/inspection_text.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/models/inspection_text.hpp"
 #include "state/app_state.hpp"
 #include "state/derived.hpp"
 

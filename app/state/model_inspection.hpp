@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "pe/config_diagnostics.hpp"
-#include "pe/gguf_conversion.hpp"
-#include "pe/gguf_rope.hpp"
+#include "pe/models/config_diagnostics.hpp"
+#include "pe/models/gguf_conversion.hpp"
+#include "pe/models/gguf_rope.hpp"
 #include "state/app_state.hpp"
 
 namespace app {

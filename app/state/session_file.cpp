@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pe/errors.hpp"
-#include "pe/scaling.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/scaling/scaling.hpp"
 #include "render/atomic_file.hpp"
 
 namespace app {

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "export/view_data.hpp"
-#include "pe/text.hpp"
+#include "pe/base/text.hpp"
 #include "platform/frame_pacing.hpp"
 #include "export/slide_deck.hpp"
 #include "export/view_export.hpp"

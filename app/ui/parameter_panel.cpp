@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "pe/config.hpp"
-#include "pe/hf_cache.hpp"
-#include "pe/scaling.hpp"
+#include "pe/models/config.hpp"
+#include "pe/models/hf_cache.hpp"
+#include "pe/scaling/scaling.hpp"
 
 namespace app {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "export/builtin_lessons.hpp"
 #include "export/lesson_validation.hpp"
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 
 namespace app {
 namespace {

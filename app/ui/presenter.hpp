@@ -1,5 +1,5 @@
 #pragma once
-// Presenter mode: a lesson (pe/lesson_file.hpp) shown slide by slide over the main frame.
+// Presenter mode: a lesson (pe/lessons/lesson_file.hpp) shown slide by slide over the main frame.
 // It owns no parameters: each slide's numbers are set in AppState, like the command line
 // and sessions do (export/lesson_validation.hpp). Between slides the numeric parameters
 // glide (smoothstep; log-interpolated for θ and L, as the lesson table says) instead of
@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "export/lesson_export.hpp"  // load_lesson_source
-#include "pe/animation.hpp"
-#include "pe/lesson_file.hpp"
+#include "pe/lessons/animation.hpp"
+#include "pe/lessons/lesson_file.hpp"
 #include "state/app_state.hpp"
 
 namespace app {

@@ -8,7 +8,7 @@
 
 #include "export/lesson_validation.hpp"
 #include "export/video_encoder.hpp"
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 #include "state/session_file.hpp"
 #include "ui/app_session.hpp"
 

@@ -5,7 +5,7 @@
 // Lines wrap at word boundaries to `width`; a word wider than a line is broken.
 #include <vector>
 
-#include "pe/lesson_file.hpp"
+#include "pe/lessons/lesson_file.hpp"
 
 namespace app {
 

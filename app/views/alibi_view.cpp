@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "pe/alibi.hpp"
+#include "pe/encodings/alibi.hpp"
 #include "views/colormap_choice.hpp"
 #include "views/view.hpp"
 #include <sstream>

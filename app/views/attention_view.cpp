@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "pe/analysis.hpp"
-#include "pe/errors.hpp"
+#include "pe/analysis/analysis.hpp"
+#include "pe/base/errors.hpp"
 #include "platform/frame_pacing.hpp"
 #include "views/view.hpp"
 #include <sstream>

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "pe/config.hpp"
-#include "pe/rope.hpp"
+#include "pe/models/config.hpp"
+#include "pe/encodings/rope.hpp"
 #include "platform/frame_pacing.hpp"
 #include "views/view.hpp"
 #include <sstream>

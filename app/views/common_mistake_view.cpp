@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "pe/angle_table.hpp"
-#include "pe/rope.hpp"
-#include "pe/seed001_mix.hpp"
+#include "pe/encodings/angle_table.hpp"
+#include "pe/encodings/rope.hpp"
+#include "pe/analysis/seed001_mix.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"
 

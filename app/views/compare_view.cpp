@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "pe/analysis.hpp"
-#include "pe/config.hpp"
-#include "pe/errors.hpp"
+#include "pe/analysis/analysis.hpp"
+#include "pe/models/config.hpp"
+#include "pe/base/errors.hpp"
 #include "views/view.hpp"
 #include <numbers>
 #include <sstream>

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "pe/method_comparison.hpp"
+#include "pe/analysis/method_comparison.hpp"
 #include "views/async_value.hpp"
 #include "views/view.hpp"
 #include <sstream>
-#include "pe/alibi.hpp"
+#include "pe/encodings/alibi.hpp"
 #include "views/view_csv.hpp"
 
 namespace app {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "pe/lessons.hpp"
+#include "pe/analysis/teaching_numbers.hpp"
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"

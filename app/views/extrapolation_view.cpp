@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "pe/analysis.hpp"
-#include "pe/extrapolation.hpp"
+#include "pe/analysis/analysis.hpp"
+#include "pe/scaling/extrapolation.hpp"
 #include "views/async_value.hpp"
 #include "views/scaling_methods.hpp"
 #include "views/view.hpp"

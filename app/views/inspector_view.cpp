@@ -9,8 +9,8 @@
 #include <sstream>
 #include <string>
 
-#include "pe/frameworks.hpp"
-#include "pe/inspection_text.hpp"
+#include "pe/models/frameworks.hpp"
+#include "pe/models/inspection_text.hpp"
 #include "state/model_inspection.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"

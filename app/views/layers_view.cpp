@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "pe/inspection_text.hpp"
+#include "pe/models/inspection_text.hpp"
 #include "state/derived.hpp"
 #include "state/model_inspection.hpp"
 #include "views/layer_pick.hpp"

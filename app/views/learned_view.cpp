@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "pe/errors.hpp"
-#include "pe/learned.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/encodings/learned.hpp"
 #include "views/colormap_choice.hpp"
 #include "views/view.hpp"
 #include <sstream>

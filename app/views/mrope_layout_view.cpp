@@ -2,7 +2,7 @@
 // multi-axis schemes — contiguous M-RoPE (Qwen2-VL), interleaved M-RoPE (Qwen3-VL), a
 // vision encoder's 2D RoPE and axial RoPE (FLUX) — for the same head, and each axis's
 // wavelengths against the lengths it has to tell apart. Layouts come from core
-// (pe/multimodal.hpp: mrope_layout, vision_2d_layout, axial_layout), which cites the
+// (pe/multimodal/multimodal.hpp: mrope_layout, vision_2d_layout, axial_layout), which cites the
 // transformers / diffusers functions they follow.
 #include <algorithm>
 #include <array>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 #include "views/multimodal_common.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"

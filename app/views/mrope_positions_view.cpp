@@ -13,7 +13,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 #include "views/multimodal_common.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"

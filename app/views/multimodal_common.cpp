@@ -5,7 +5,7 @@
 #include <limits>
 #include <numbers>
 
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 
 namespace app {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "pe/multimodal.hpp"
+#include "pe/multimodal/multimodal.hpp"
 #include "views/view.hpp"
 
 namespace app {

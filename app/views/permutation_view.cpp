@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "pe/token_attention.hpp"
+#include "pe/analysis/token_attention.hpp"
 #include "views/view.hpp"
 #include <sstream>
-#include "pe/alibi.hpp"
+#include "pe/encodings/alibi.hpp"
 #include "views/view_csv.hpp"
 
 namespace app {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 #include "views/colormap_choice.hpp"
 #include "views/async_value.hpp"
 #include "views/multimodal_common.hpp"

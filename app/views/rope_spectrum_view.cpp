@@ -6,7 +6,7 @@
 #include <numbers>
 #include <vector>
 
-#include "pe/analysis.hpp"
+#include "pe/analysis/analysis.hpp"
 #include "views/view.hpp"
 #include <sstream>
 #include <string>

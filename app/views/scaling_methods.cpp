@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "pe/extrapolation.hpp"
+#include "pe/scaling/extrapolation.hpp"
 #include "state/derived.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"

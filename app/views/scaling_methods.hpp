@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "pe/scaling.hpp"
+#include "pe/scaling/scaling.hpp"
 #include "state/app_state.hpp"
 #include "state/derived.hpp"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "pe/analysis.hpp"
-#include "pe/errors.hpp"
+#include "pe/analysis/analysis.hpp"
+#include "pe/base/errors.hpp"
 #include "views/scaling_methods.hpp"
 #include "views/view.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "pe/sinusoidal.hpp"
+#include "pe/encodings/sinusoidal.hpp"
 #include "views/colormap_choice.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "pe/lessons.hpp"
-#include "pe/walkthrough.hpp"
+#include "pe/analysis/teaching_numbers.hpp"
+#include "pe/analysis/walkthrough.hpp"
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"

@@ -1,7 +1,7 @@
 // Seed 001's worked example, one step at a time, with every number substituted: the
 // frequencies, the angles, each multiplication of the rotation, two positions and their
 // angle differences, and the score that depends only on the distance. The arithmetic is
-// core's (pe/walkthrough.hpp, unit-tested); this file only lays it out.
+// core's (pe/analysis/walkthrough.hpp, unit-tested); this file only lays it out.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "pe/walkthrough.hpp"
+#include "pe/analysis/walkthrough.hpp"
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "../unit/gguf_test_writer.hpp"
-#include "pe/gguf.hpp"
-#include "pe/gguf_rope.hpp"
+#include "pe/models/gguf.hpp"
+#include "pe/models/gguf_rope.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // separable 2D score and the flattened-1D comparison.
 #include <benchmark/benchmark.h>
 
-#include "pe/multimodal.hpp"
+#include "pe/multimodal/multimodal.hpp"
 
 namespace {
 

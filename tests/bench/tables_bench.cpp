@@ -7,10 +7,10 @@
 #include <string>
 #include <memory>
 
-#include "pe/analysis.hpp"
-#include "pe/rope.hpp"
-#include "pe/simd.hpp"
-#include "pe/sinusoidal.hpp"
+#include "pe/analysis/analysis.hpp"
+#include "pe/encodings/rope.hpp"
+#include "pe/encodings/simd.hpp"
+#include "pe/encodings/sinusoidal.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "pe/animation.hpp"
+#include "pe/lessons/animation.hpp"
 
 namespace {
 

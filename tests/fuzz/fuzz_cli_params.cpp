@@ -13,9 +13,9 @@
 
 #include "cli/state_options.hpp"
 #include "fuzz_common.hpp"
-#include "pe/alibi.hpp"
-#include "pe/errors.hpp"
-#include "pe/sinusoidal.hpp"
+#include "pe/encodings/alibi.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/encodings/sinusoidal.hpp"
 #include "state/app_state.hpp"
 #include "state/derived.hpp"
 #include "state/session_file.hpp"

@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "pe/analysis.hpp"
-#include "pe/rope.hpp"
-#include "pe/scaling.hpp"
+#include "pe/analysis/analysis.hpp"
+#include "pe/encodings/rope.hpp"
+#include "pe/scaling/scaling.hpp"
 
 namespace pe_fuzz {
 

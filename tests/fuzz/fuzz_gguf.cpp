@@ -9,9 +9,9 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "pe/errors.hpp"
-#include "pe/gguf.hpp"
-#include "pe/gguf_rope.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/models/gguf.hpp"
+#include "pe/models/gguf_rope.hpp"
 
 namespace {
 

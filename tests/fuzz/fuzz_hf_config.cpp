@@ -8,10 +8,10 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "pe/config.hpp"
-#include "pe/config_diagnostics.hpp"
-#include "pe/errors.hpp"
-#include "pe/multimodal.hpp"
+#include "pe/models/config.hpp"
+#include "pe/models/config_diagnostics.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/multimodal/multimodal.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

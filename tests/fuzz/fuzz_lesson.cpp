@@ -10,7 +10,7 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "pe/lesson_file.hpp"
+#include "pe/lessons/lesson_file.hpp"
 
 namespace {
 

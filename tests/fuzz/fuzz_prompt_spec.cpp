@@ -9,8 +9,8 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "pe/errors.hpp"
-#include "pe/multimodal.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/multimodal/multimodal.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fuzz_common.hpp"
-#include "pe/alibi.hpp"
+#include "pe/encodings/alibi.hpp"
 #include "state/app_state.hpp"
 #include "state/derived.hpp"
 #include "state/session_file.hpp"

@@ -11,7 +11,7 @@
 #include <functional>
 
 #include "child_process.hpp"
-#include "pe/config.hpp"
+#include "pe/models/config.hpp"
 #include "render/atomic_file.hpp"
 #include "state/session_file.hpp"
 #include "test_support.hpp"

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <numbers>
 
-#include "pe/config.hpp"
+#include "pe/models/config.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -9,7 +9,7 @@
 
 #include "cli/dump_command.hpp"
 #include "cli/state_options.hpp"
-#include "pe/config.hpp"
+#include "pe/models/config.hpp"
 #include "state/session_file.hpp"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 #include "platform/display_scale.hpp"
 #include "platform/gl_backend.hpp"
 #include "test_support.hpp"

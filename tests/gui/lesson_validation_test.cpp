@@ -8,7 +8,7 @@
 
 #include "cli/state_options.hpp"
 #include "export/lesson_validation.hpp"
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 #include "views/view.hpp"
 
 namespace {

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "pe/hf_cache.hpp"
+#include "pe/models/hf_cache.hpp"
 #include "test_support.hpp"
 #include "ui/file_actions.hpp"
 

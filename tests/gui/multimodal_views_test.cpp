@@ -12,7 +12,7 @@
 
 #include "cli/state_options.hpp"
 #include "export/view_data.hpp"
-#include "pe/analysis.hpp"
+#include "pe/analysis/analysis.hpp"
 #include "plot/plot.hpp"
 #include "state/session_file.hpp"
 #include "test_support.hpp"

@@ -13,7 +13,7 @@
 
 #include "export/view_data.hpp"
 #include "export/view_export.hpp"
-#include "pe/config.hpp"
+#include "pe/models/config.hpp"
 #include "ui/app_session.hpp"
 #include "render/gl_errors.hpp"
 #include "state/session_file.hpp"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "export/view_data.hpp"
-#include "pe/analysis.hpp"
+#include "pe/analysis/analysis.hpp"
 #include "state/session_file.hpp"
 #include "views/scaling_methods.hpp"
 

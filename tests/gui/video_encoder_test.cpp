@@ -13,7 +13,7 @@
 #include <iterator>
 
 #include "export/video_encoder.hpp"
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 #include "render/atomic_file.hpp"
 #include "video_test_support.hpp"
 

@@ -13,7 +13,7 @@
 #include "export/lesson_validation.hpp"
 #include "export/video_export.hpp"
 #include "export/view_export.hpp"
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 #include "test_support.hpp"
 #include "video_test_support.hpp"
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "pe/alibi.hpp"
-#include "pe/errors.hpp"
+#include "pe/encodings/alibi.hpp"
+#include "pe/base/errors.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <numbers>
 #include <random>
 
-#include "pe/analysis.hpp"
-#include "pe/errors.hpp"
+#include "pe/analysis/analysis.hpp"
+#include "pe/base/errors.hpp"
 
 namespace {
 

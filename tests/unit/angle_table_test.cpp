@@ -5,10 +5,10 @@
 #include <cmath>
 #include <random>
 
-#include "pe/angle_table.hpp"
-#include "pe/errors.hpp"
-#include "pe/rope.hpp"
-#include "pe/seed001_mix.hpp"
+#include "pe/encodings/angle_table.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/encodings/rope.hpp"
+#include "pe/analysis/seed001_mix.hpp"
 
 namespace {
 

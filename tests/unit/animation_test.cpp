@@ -1,10 +1,10 @@
-// Animation specs (pe/animation.hpp): both spellings, checking against a parameter table,
+// Animation specs (pe/lessons/animation.hpp): both spellings, checking against a parameter table,
 // values at a given progress (worked out by hand below), smoothstep.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "pe/animation.hpp"
+#include "pe/lessons/animation.hpp"
 
 namespace {
 

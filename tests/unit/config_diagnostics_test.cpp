@@ -8,9 +8,9 @@
 #include <cmath>
 #include <string>
 
-#include "pe/config.hpp"
-#include "pe/config_diagnostics.hpp"
-#include "pe/errors.hpp"
+#include "pe/models/config.hpp"
+#include "pe/models/config_diagnostics.hpp"
+#include "pe/base/errors.hpp"
 
 namespace {
 

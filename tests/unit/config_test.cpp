@@ -7,8 +7,8 @@
 #include <fstream>
 #include <random>
 
-#include "pe/config.hpp"
-#include "pe/errors.hpp"
+#include "pe/models/config.hpp"
+#include "pe/base/errors.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "pe/errors.hpp"
-#include "pe/extrapolation.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/scaling/extrapolation.hpp"
 
 namespace {
 

@@ -10,9 +10,9 @@
 #include <numbers>
 #include <vector>
 
-#include "pe/config.hpp"
-#include "pe/config_diagnostics.hpp"
-#include "pe/frameworks.hpp"
+#include "pe/models/config.hpp"
+#include "pe/models/config_diagnostics.hpp"
+#include "pe/models/frameworks.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Conventions across a HF → GGUF conversion (pe/gguf_conversion.hpp). The permutation is
+// Conventions across a HF → GGUF conversion (pe/models/gguf_conversion.hpp). The permutation is
 // checked against what it must achieve, computed here with plain loops: rotating the
 // permuted q with llama.cpp's NORM pairs (2i, 2i+1) gives the permuted result of rotating
 // the original q with HF's rotate_half pairs (i, i + d/2) — so q·k scores are unchanged.
@@ -8,9 +8,9 @@
 #include <random>
 
 #include "gguf_test_writer.hpp"
-#include "pe/config.hpp"
-#include "pe/errors.hpp"
-#include "pe/gguf_conversion.hpp"
+#include "pe/models/config.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/models/gguf_conversion.hpp"
 
 namespace {
 

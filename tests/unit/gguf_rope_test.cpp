@@ -1,4 +1,4 @@
-// GGUF metadata → RopeConfig (pe/gguf_rope.hpp). Expected numbers are written out here:
+// GGUF metadata → RopeConfig (pe/models/gguf_rope.hpp). Expected numbers are written out here:
 // llama.cpp's rope-mode table (src/llama-model.cpp llama_model_rope_type), its defaults
 // (load_hparams), and the frequencies llama.cpp rotates with — θ_i = freq_base^(−2i/n_rot)
 // divided by rope_freqs[i] (ggml rope: theta / freq_factor) — computed in double here.
@@ -10,10 +10,10 @@
 #include <random>
 
 #include "gguf_test_writer.hpp"
-#include "pe/errors.hpp"
-#include "pe/gguf_rope.hpp"
-#include "pe/multimodal.hpp"
-#include "pe/scaling.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/models/gguf_rope.hpp"
+#include "pe/multimodal/multimodal.hpp"
+#include "pe/scaling/scaling.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "gguf_test_writer.hpp"
-#include "pe/gguf_rope.hpp"
+#include "pe/models/gguf_rope.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// GGUF header reader (pe/gguf.hpp). Files are written here byte by byte (gguf_test_writer.hpp,
+// GGUF header reader (pe/models/gguf.hpp). Files are written here byte by byte (gguf_test_writer.hpp,
 // following ggml/docs/gguf.md) and read back: every value type, arrays of strings and of
 // arrays, a 2 GiB tensor region declared but absent (and the same region as a sparse hole),
 // a rope_freqs tensor; broken files (wrong magic, v1, big-endian, every truncation, absurd
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "gguf_test_writer.hpp"
-#include "pe/gguf.hpp"
+#include "pe/models/gguf.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The Hugging Face hub cache lookup (pe/hf_cache.hpp) on fake cache trees laid out as
+// The Hugging Face hub cache lookup (pe/models/hf_cache.hpp) on fake cache trees laid out as
 // huggingface_hub writes them (file_download.py: models--ORG--NAME/refs/<rev> holding a
 // commit, snapshots/<commit>/<file>), and the cache location rules of its constants.py.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <map>
 #include <optional>
 
-#include "pe/hf_cache.hpp"
+#include "pe/models/hf_cache.hpp"
 
 namespace {
 

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <limits>
 
-#include "pe/alibi.hpp"
-#include "pe/analysis.hpp"
-#include "pe/errors.hpp"
-#include "pe/learned.hpp"
-#include "pe/rope.hpp"
-#include "pe/sinusoidal.hpp"
+#include "pe/encodings/alibi.hpp"
+#include "pe/analysis/analysis.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/encodings/learned.hpp"
+#include "pe/encodings/rope.hpp"
+#include "pe/encodings/sinusoidal.hpp"
 
 namespace {
 

@@ -5,9 +5,9 @@
 // rope_parameters.
 #include <gtest/gtest.h>
 
-#include "pe/config.hpp"
-#include "pe/config_diagnostics.hpp"
-#include "pe/layer_plan.hpp"
+#include "pe/models/config.hpp"
+#include "pe/models/config_diagnostics.hpp"
+#include "pe/models/layer_plan.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Lesson files (pe/lesson_file.hpp): slides, headers, notes, the styled-text model md4c's
+// Lesson files (pe/lessons/lesson_file.hpp): slides, headers, notes, the styled-text model md4c's
 // parse becomes (expected structures written out by hand), HTML, and errors that name
 // file, line and key.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <ostream>
 
-#include "pe/lesson_file.hpp"
+#include "pe/lessons/lesson_file.hpp"
 
 namespace pe {
 // Readable failures: a block as kind/depth and its spans with their styles.

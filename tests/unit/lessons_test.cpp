@@ -1,12 +1,12 @@
-// The theta lesson's and the conventions view's numbers (pe/lessons.hpp), against formulas
+// The theta lesson's and the conventions view's numbers (pe/analysis/teaching_numbers.hpp), against formulas
 // written out here.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
-#include "pe/errors.hpp"
-#include "pe/lessons.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/analysis/teaching_numbers.hpp"
 
 namespace {
 

@@ -1,12 +1,12 @@
 // The comparison table's measurements against values computed here from the formulas.
-#include "pe/method_comparison.hpp"
+#include "pe/analysis/method_comparison.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
-#include "pe/errors.hpp"
+#include "pe/base/errors.hpp"
 
 namespace {
 

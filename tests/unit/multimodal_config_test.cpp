@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "pe/config.hpp"
-#include "pe/errors.hpp"
-#include "pe/multimodal.hpp"
+#include "pe/models/config.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/multimodal/multimodal.hpp"
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include <random>
 #include <vector>
 
-#include "pe/errors.hpp"
-#include "pe/multimodal.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/multimodal/multimodal.hpp"
 
 namespace {
 

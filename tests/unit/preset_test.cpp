@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <set>
 
-#include "pe/config.hpp"
-#include "pe/errors.hpp"
+#include "pe/models/config.hpp"
+#include "pe/base/errors.hpp"
 
 namespace {
 

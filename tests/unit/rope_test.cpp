@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include "pe/errors.hpp"
-#include "pe/rope.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/encodings/rope.hpp"
 
 namespace {
 

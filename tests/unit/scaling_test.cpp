@@ -5,9 +5,9 @@
 #include <cmath>
 #include <numbers>
 
-#include "pe/errors.hpp"
-#include "pe/rope.hpp"
-#include "pe/scaling.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/encodings/rope.hpp"
+#include "pe/scaling/scaling.hpp"
 
 namespace {
 

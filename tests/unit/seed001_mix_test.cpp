@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "pe/errors.hpp"
-#include "pe/rope.hpp"
-#include "pe/seed001_mix.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/encodings/rope.hpp"
+#include "pe/analysis/seed001_mix.hpp"
 
 namespace {
 

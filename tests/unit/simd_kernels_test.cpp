@@ -1,4 +1,4 @@
-// The vector kernels (pe/simd.hpp): sines and cosines against long double, every
+// The vector kernels (pe/encodings/simd.hpp): sines and cosines against long double, every
 // instruction-set level giving bit-identical tables and curves, and the tables and curves
 // within their documented bounds of a long double reference.
 #include <gtest/gtest.h>
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "pe/analysis.hpp"
-#include "pe/rope.hpp"
-#include "pe/simd.hpp"
-#include "pe/sinusoidal.hpp"
+#include "pe/analysis/analysis.hpp"
+#include "pe/encodings/rope.hpp"
+#include "pe/encodings/simd.hpp"
+#include "pe/encodings/sinusoidal.hpp"
 
 namespace {
 

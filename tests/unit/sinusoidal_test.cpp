@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "pe/errors.hpp"
-#include "pe/sinusoidal.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/encodings/sinusoidal.hpp"
 
 namespace {
 

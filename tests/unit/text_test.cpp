@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "pe/text.hpp"
+#include "pe/base/text.hpp"
 
 TEST(Text, AsciiLowerMapsCapitalsOnly) {
   EXPECT_EQ(pe::ascii_lower("Model.GGUF"), "model.gguf");

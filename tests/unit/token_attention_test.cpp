@@ -1,13 +1,13 @@
 // Permutation demo core: without positions, attention over a reordered sentence is the
 // same matrix reordered (exactly); every position method breaks that.
-#include "pe/token_attention.hpp"
+#include "pe/analysis/token_attention.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "pe/errors.hpp"
-#include "pe/learned.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/encodings/learned.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <numbers>
 #include <string>
 
-#include "pe/errors.hpp"
-#include "pe/walkthrough.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/analysis/walkthrough.hpp"
 
 namespace {
 

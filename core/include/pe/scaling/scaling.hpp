@@ -1,0 +1,96 @@
+#pragma once
+// RoPE context-extension scaling, with Hugging Face transformers' names and defaults
+// (modeling_rope_utils.py `rope_scaling` / `rope_parameters`). Each method's source is
+// cited in scaling.cpp next to its formula.
+#include "pe/scaling/module_guard.hpp"
+#include <optional>
+#include <string>
+#include <vector>
+#include "pe/scaling/multimodal_config.hpp"
+#include "pe/encodings/rope.hpp"
+
+namespace pe {
+
+enum class RopeType {
+  Default,   // "default": θ_i = theta^(-2i/d)
+  Linear,    // "linear": position interpolation, Chen et al. 2023
+  NtkAware,  // "ntk": bloc97's NTK-aware base change, static
+  Dynamic,   // "dynamic": dynamic NTK, depends on the current length
+  Yarn,      // "yarn": Peng et al. 2023
+  Llama3,    // "llama3": Llama 3.1 wavelength-band scaling
+  LongRope,  // "longrope": Phi-3 per-dimension factors
+};
+const char* to_string(RopeType t);                 // the HF name ("default", "linear", "ntk", ...)
+RopeType rope_type_from_string(const std::string& s);  // accepts HF names and aliases ("su" -> longrope); throws InvalidArgument
+std::vector<RopeType> all_rope_types();
+
+struct RopeScaling {
+  RopeType type = RopeType::Default;
+  double factor = 1.0;
+  long long original_max_position_embeddings = 0;  // 0: use RopeConfig::max_position_embeddings
+  // yarn
+  double beta_fast = 32.0;
+  double beta_slow = 1.0;
+  std::optional<double> mscale;
+  std::optional<double> mscale_all_dim;
+  std::optional<double> attention_factor;  // explicit override (yarn, longrope)
+  bool truncate = true;                    // yarn: floor/ceil the correction range (HF default true)
+  // llama3
+  double low_freq_factor = 1.0;
+  double high_freq_factor = 4.0;
+  // longrope
+  std::vector<double> short_factor;
+  std::vector<double> long_factor;
+};
+
+struct RopeConfig {
+  std::string name;    // preset key or file name
+  std::string title;   // human-readable model name ("Llama 3.1 8B"); may be empty
+  std::string source;  // where the numbers come from (model card / config.json URL text)
+  double theta = 10000.0;        // rope_theta
+  long long head_dim = 64;
+  double partial_rotary_factor = 1.0;
+  long long max_position_embeddings = 2048;
+  PairConvention convention = PairConvention::HalfSplit;  // HF models use rotate_half
+  RopeScaling scaling;
+  // Multimodal rotary (issue 12): multi-axis layout (M-RoPE, vision 2D, axial), the VLM's
+  // vision tower, prompt position-id settings. Empty for text-only models.
+  MultimodalRope multimodal;
+
+  long long rotary_dim() const;  // even, floor(head_dim·partial_rotary_factor) rounded down to even
+  long long original_max_position_embeddings() const;  // scaling's, else max_position_embeddings
+};
+
+// Validates every field (throws InvalidArgument naming it).
+void validate(const RopeConfig& config);
+
+struct ScaledFrequencies {
+  Eigen::ArrayXd inv_freq;        // rotary_dim/2 entries (what the model rotates with)
+  Eigen::ArrayXd original_inv_freq;  // unscaled, same size
+  double attention_factor = 1.0;  // multiplies cos/sin (HF); logits scale by its square
+  double effective_theta = 10000.0;  // base after NTK/dynamic change, else theta
+  long long rotary_dim = 0;
+  // Added for the scaling view and `dump`:
+  double factor = 1.0;  // the factor actually applied (longrope derives max/original like HF)
+  long long original_max_position_embeddings = 0;  // the L_orig the method used
+  bool uses_long_factor = false;  // longrope: long_factor chosen (length > L_orig)
+  // Net multiplier on q·k logits: attention_factor², times DeepSeek-V2/V3's extra softmax
+  // scale get_mscale(factor, mscale_all_dim)² when a yarn config sets mscale_all_dim.
+  double logit_scale = 1.0;
+  // yarn: ramp bounds in pair units as used (after floor/ceil and clamping); pairs <= low
+  // keep their frequency, pairs >= high are divided by factor. 0 for other methods.
+  double yarn_low = 0.0;
+  double yarn_high = 0.0;
+};
+
+// current_length matters for `dynamic` (and longrope's short/long switch); it is the
+// sequence length being processed. Throws InvalidArgument on bad config.
+ScaledFrequencies scaled_frequencies(const RopeConfig& config, long long current_length);
+
+// YaRN helpers, exposed for the scaling view (ramp boundaries drawn as lines).
+// Dimension index (in pair units, possibly fractional) whose wavelength makes
+// `num_rotations` turns over original_max_position_embeddings.
+double yarn_correction_dim(double num_rotations, long long dim, double theta, long long original_max_pos);
+double yarn_get_mscale(double scale, double mscale);  // 0.1·mscale·ln(scale)+1, 1 for scale<=1
+
+}  // namespace pe
