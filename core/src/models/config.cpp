@@ -1077,6 +1077,7 @@ InspectedConfig from_resolution(detail::Resolution r, std::string source) {
   out.model_type = std::move(r.model_type);
   out.text_block = std::move(r.text_block);
   out.frameworks = std::move(r.context);
+  out.shape = std::move(r.shape);
   if (out.valid) {
     out.plan = layer_plan(out.loaded.config, r.schedule);
   } else {

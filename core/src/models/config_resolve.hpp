@@ -16,6 +16,7 @@ struct Resolution {
   std::string text_block;
   LayerSchedule schedule;
   FrameworkContext context;
+  ModelShape shape;
 };
 
 // Reads a parsed config.json. Malformed values (wrong JSON types, out-of-range integers)

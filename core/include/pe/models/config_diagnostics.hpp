@@ -13,6 +13,7 @@
 #include "pe/models/diagnostics.hpp"
 #include "pe/models/frameworks.hpp"
 #include "pe/models/layer_plan.hpp"
+#include "pe/models/model_shape.hpp"
 
 namespace pe {
 
@@ -24,6 +25,7 @@ struct InspectedConfig {
   std::string text_block;       // "text_config" / "llm_config" / "language_config" when nested, else ""
   LayerPlan plan;               // empty when !valid
   FrameworkContext frameworks;  // hints for compare_frameworks
+  ModelShape shape;             // heads, widths, layers (config.json and class defaults)
 };
 
 // config.json text / file / bundled preset, read as the loader does but never throwing for a
