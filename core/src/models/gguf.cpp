@@ -12,8 +12,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
-#include <charconv>
 #include <cmath>
 #include <cerrno>
 #include <cstdio>
@@ -24,6 +22,7 @@
 #include <utility>
 
 #include "pe/base/errors.hpp"
+#include "pe/base/number_text.hpp"
 
 namespace pe {
 
@@ -461,8 +460,8 @@ class Parser {
       case GgufType::Int32: v.i = static_cast<std::int32_t>(c_.u32(key)); break;
       case GgufType::Uint64: v.u = c_.u64(key); break;
       case GgufType::Int64: v.i = static_cast<std::int64_t>(c_.u64(key)); break;
-      case GgufType::Float32: v.f = std::bit_cast<float>(c_.u32(key)); break;
-      case GgufType::Float64: v.f = std::bit_cast<double>(c_.u64(key)); break;
+      case GgufType::Float32: v.f = pe::bit_cast<float>(c_.u32(key)); break;
+      case GgufType::Float64: v.f = pe::bit_cast<double>(c_.u64(key)); break;
       case GgufType::String: {
         const std::uint64_t at = c_.pos();
         v.s = read_string(key, kGgufMaxStringLength, kGgufKeptStringBytes);
@@ -648,8 +647,8 @@ float half_to_float(std::uint16_t h) {
     const float m = std::ldexp(static_cast<float>(mant), -24);
     return sign ? -m : m;
   }
-  if (exp == 31) return std::bit_cast<float>(sign | 0x7F800000u | (mant << 13));
-  return std::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
+  if (exp == 31) return pe::bit_cast<float>(sign | 0x7F800000u | (mant << 13));
+  return pe::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
 std::vector<float> read_tensor(Source& src, const GgufFile& file, const GgufTensorInfo& t, std::size_t max_elements) {
@@ -679,11 +678,11 @@ std::vector<float> read_tensor(Source& src, const GgufFile& file, const GgufTens
   for (std::size_t k = 0; k < out.size(); ++k) {
     const std::uint8_t* p = raw.data() + k * elem_size;
     if (elem_size == 4) {
-      out[k] = std::bit_cast<float>(static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+      out[k] = pe::bit_cast<float>(static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
                                     static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24);
     } else {
       const auto h = static_cast<std::uint16_t>(p[0] | (p[1] << 8));
-      out[k] = t.ggml_type == kGgmlF16 ? half_to_float(h) : std::bit_cast<float>(static_cast<std::uint32_t>(h) << 16);
+      out[k] = t.ggml_type == kGgmlF16 ? half_to_float(h) : pe::bit_cast<float>(static_cast<std::uint32_t>(h) << 16);
     }
   }
   return out;
@@ -731,9 +730,7 @@ std::string quoted(const std::string& s, std::size_t max) {
 
 std::string number_text(double v, bool is_float32) {
   if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e15) return std::to_string(static_cast<long long>(v));
-  char buf[64];
-  const auto r = is_float32 ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v)) : std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
+  return is_float32 ? shortest_text(static_cast<float>(v)) : shortest_text(v);
 }
 
 std::string scalar_text(const GgufValue& v, std::size_t max) {

@@ -1,0 +1,174 @@
+// The layer plan's input: how many layers, which attend in a window or chunk, which rotate
+// (NoPE layers), from layer_types or the config class's rule; and each layer type's own RoPE
+// (v5 rope_parameters per type, Gemma 3's local base).
+//
+// Reference: transformers' RotaryEmbeddingConfigMixin (modeling_rope_utils.py, v5:
+// convert_rope_params_to_dict, standardize_rope_params, _validate_<type>_rope_parameters) and
+// each model's configuration_<model>.py for its defaults (pe/models/model_defaults.hpp). Read at
+// zucchini-nlp/transformers@26892c16 (tracks main, after #40320's explicit YaRN factor).
+// Where transformers accepts a config and only logs a warning, pe-viz accepts it too and says
+// so in a diagnostic; where transformers raises (a missing required key), pe-viz refuses.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "config_reading.hpp"
+#include "pe/base/errors.hpp"
+
+namespace pe::detail {
+namespace {
+
+long long nonneg_or(const std::optional<long long>& v, long long fallback) { return v ? *v : fallback; }
+
+// The class's rule for a config.json without layer_types (layer_types already holds L
+// "full_attention" entries).
+void apply_layer_rule(ConfigReading& rd, LayerSchedule& ls, long long L) {
+  Notes& n = rd.n;
+  const Fields& block = rd.block;
+  const ModelDefaults* defs = rd.defs;
+  const std::string& model_type = rd.r.model_type;
+  switch (defs->layer_rule) {
+    case LayerRule::Uniform:
+      if (ls.sliding_window > 0 && model_type == "mistral")
+        for (auto& t : ls.layer_types) t = "sliding_attention";
+      break;
+    case LayerRule::AlternateSlidingFirst:
+      for (long long i = 0; i < L; ++i) ls.layer_types[i] = (i + 1) % 2 ? "sliding_attention" : "full_attention";
+      ls.notes.push_back({Severity::Info, "layer_types", std::string("absent; ") + defs->config_class +
+                                                             " alternates sliding (even layers) and full attention"});
+      break;
+    case LayerRule::SlidingUnlessNth: {
+      long long period = defs->layer_period;
+      if (auto v = block.integer("sliding_window_pattern", 1, 1 << 20)) period = *v;
+      else if (auto w = block.integer("_sliding_window_pattern", 1, 1 << 20)) period = *w;
+      for (long long i = 0; i < L; ++i)
+        ls.layer_types[i] = (i + 1) % period ? "sliding_attention" : "full_attention";
+      ls.notes.push_back({Severity::Info, "layer_types", "absent; every " + std::to_string(period) +
+                                                             "th layer attends globally, the others slide (" +
+                                                             defs->config_class + ")"});
+      break;
+    }
+    case LayerRule::NoRopeEveryNth: {
+      std::vector<double> flags;
+      if (auto v = block.number_list("no_rope_layers")) flags = *v;
+      long long interval = defs->layer_period;
+      if (auto v = block.integer("no_rope_layer_interval", 1, 1 << 20)) interval = *v;
+      ls.rotary.assign(static_cast<std::size_t>(L), true);
+      if (flags.empty()) {
+        // Llama4TextConfig: no_rope_layers == [] → default int((i + 1) % interval != 0).
+        for (long long i = 0; i < L; ++i) ls.rotary[i] = (i + 1) % interval != 0;
+        ls.notes.push_back({Severity::Info, block.key("no_rope_layers"),
+                            std::string(block.has("no_rope_layers") ? "empty" : "absent") + "; every " +
+                                std::to_string(interval) + "th layer has no RoPE (Llama4TextConfig default)"});
+      } else {
+        if (static_cast<long long>(flags.size()) < L)
+          n.error(block.key("no_rope_layers"), std::to_string(flags.size()) + " entries for " + std::to_string(L) +
+                                                   " layers (transformers needs at least one per layer)");
+        for (long long i = 0; i < L && i < static_cast<long long>(flags.size()); ++i) ls.rotary[i] = flags[i] != 0.0;
+      }
+      for (long long i = 0; i < L; ++i) ls.layer_types[i] = ls.rotary[i] ? "chunked_attention" : "full_attention";
+      break;
+    }
+    case LayerRule::SlidingFromMaxWindowLayers: {
+      const bool use = block.boolean("use_sliding_window").value_or(false);
+      long long first = defs->layer_period;
+      if (auto v = block.integer("max_window_layers", 0, 1 << 20)) first = *v;
+      if (use && ls.sliding_window > 0)
+        for (long long i = first; i < L; ++i) ls.layer_types[i] = "sliding_attention";
+      else if (ls.sliding_window > 0 && block.has("sliding_window"))
+        n.info(block.key("sliding_window"), "set, but use_sliding_window is false: every layer attends fully");
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+void read_layer_schedule(ConfigReading& rd) {
+  Notes& n = rd.n;
+  const Fields& block = rd.block;
+  const ModelDefaults* defs = rd.defs;
+  const long long qk_nope = rd.qk_nope;
+  LayerSchedule& ls = rd.r.schedule;
+  ls.qk_nope_head_dim = qk_nope;
+  if (auto v = block.integer("num_hidden_layers", 1, kMaxLayers)) ls.num_layers = *v;
+  else if (defs) {
+    ls.num_layers = defs->num_hidden_layers;
+    ls.notes.push_back({Severity::Info, block.key("num_hidden_layers"),
+                        "absent; " + std::to_string(ls.num_layers) + " from " + defs->config_class});
+  }
+  const long long L = ls.num_layers;
+  // sliding_window: null in the file means none; absent takes the class default.
+  if (block.present("sliding_window")) {
+    ls.sliding_window = nonneg_or(block.integer("sliding_window", 1, kMaxLength), 0);
+  } else if (defs && defs->sliding_window) {
+    ls.sliding_window = *defs->sliding_window;
+  }
+  if (auto explicit_types = block.string_list("layer_types")) {
+    ls.layer_types = *explicit_types;
+    if (!L && !ls.layer_types.empty())
+      ls.num_layers = std::min<long long>(static_cast<long long>(ls.layer_types.size()), kMaxLayers);
+    if (L && static_cast<long long>(ls.layer_types.size()) != L)
+      n.error(block.key("layer_types"), std::to_string(ls.layer_types.size()) + " entries for num_hidden_layers = " +
+                                            std::to_string(L) + " (transformers' layer_type_validation refuses this)");
+  } else if (defs && L > 0) {
+    ls.layer_types.assign(static_cast<std::size_t>(L), "full_attention");
+    apply_layer_rule(rd, ls, L);
+  }
+  if (defs && defs->layer_rule == LayerRule::NoRopeEveryNth) {
+    ls.attention_chunk_size = defs->attention_chunk_size;
+    if (block.present("attention_chunk_size")) ls.attention_chunk_size = nonneg_or(block.integer("attention_chunk_size", 1, kMaxLength), 0);
+  }
+  if (defs && defs->full_layers_without_rope && !ls.layer_types.empty()) {
+    ls.rotary.assign(ls.layer_types.size(), true);
+    for (std::size_t i = 0; i < ls.layer_types.size(); ++i) ls.rotary[i] = ls.layer_types[i] == "sliding_attention";
+    ls.notes.push_back({Severity::Info, "layer_types", std::string("global (full-attention) layers have no positional "
+                                                                   "encoding; only sliding layers rotate (") +
+                                                           defs->config_class + ")"});
+  }
+}
+
+void read_per_type_rope(ConfigReading& rd) {
+  RopeConfig& c = rd.c();
+  Notes& n = rd.n;
+  const Fields& block = rd.block;
+  const ModelDefaults* defs = rd.defs;
+  const RopeScaling& s = c.scaling;
+  const std::optional<Fields>& main_dict = rd.dicts.main;
+  const std::optional<Fields>& params = rd.dicts.params;
+  LayerSchedule& ls = rd.r.schedule;
+  // Per-layer-type RoPE: v5 rope_parameters per type, or Gemma 3's local base.
+  auto sub_config = [&](const Fields& f) {
+    RopeConfig sub = c;
+    sub.scaling = RopeScaling{};
+    if (auto t = f.number("rope_theta")) sub.theta = *t;
+    if (auto pr = f.number("partial_rotary_factor")) sub.partial_rotary_factor = *pr;
+    std::vector<Diagnostic> ignored;
+    Notes quiet(ignored);
+    if (f.has("rope_type") || f.has("type")) read_scaling(f, sub, quiet);
+    return sub;
+  };
+  if (rd.dicts.per_type) {
+    for (auto it = params->object_json().begin(); it != params->object_json().end(); ++it) {
+      if (!it->is_object()) continue;
+      ls.per_type[it.key()] = sub_config(Fields(*it, params->key(it.key())));
+    }
+  } else if (defs && defs->local_rope_theta) {
+    RopeConfig local = c;
+    local.scaling = RopeScaling{};  // Gemma3TextModel: the local rotary embedding is plain RoPE
+    if (auto v = block.number("rope_local_base_freq")) {
+      local.theta = *v;
+    } else {
+      local.theta = *defs->local_rope_theta;
+      n.info(block.key("rope_local_base_freq"), "absent; " + fmt(local.theta) + " (sliding layers' base) from " +
+                                                    defs->config_class);
+    }
+    ls.per_type["sliding_attention"] = local;
+    if (s.type != RopeType::Default)
+      n.info(main_dict ? main_dict->prefix() : "rope_scaling",
+             std::string(to_string(s.type)) + " scaling applies to the global layers only; sliding layers use plain RoPE "
+             "with base " + fmt(local.theta) + " (Gemma3TextConfig puts rope_scaling into full_attention)");
+  }
+}
+
+}  // namespace pe::detail

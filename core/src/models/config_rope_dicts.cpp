@@ -1,0 +1,115 @@
+// Which RoPE dict configures the model (rope_parameters, flat or per layer type; rope_scaling;
+// a config class's default) and its base θ.
+//
+// Reference: transformers' RotaryEmbeddingConfigMixin (modeling_rope_utils.py, v5:
+// convert_rope_params_to_dict, standardize_rope_params, _validate_<type>_rope_parameters) and
+// each model's configuration_<model>.py for its defaults (pe/models/model_defaults.hpp). Read at
+// zucchini-nlp/transformers@26892c16 (tracks main, after #40320's explicit YaRN factor).
+// Where transformers accepts a config and only logs a warning, pe-viz accepts it too and says
+// so in a diagnostic; where transformers raises (a missing required key), pe-viz refuses.
+#include <string>
+
+#include "config_reading.hpp"
+
+namespace pe::detail {
+namespace {
+
+const char* const kLayerTypeKeys[] = {"full_attention", "sliding_attention", "chunked_attention", "linear_attention"};
+
+bool is_layer_type_key(const std::string& k) {
+  for (const char* t : kLayerTypeKeys)
+    if (k == t) return true;
+  return false;
+}
+
+// rope_parameters keyed by layer type (transformers v5, Gemma 3 / gpt-oss exports).
+bool is_per_layer_type(const json& params) {
+  if (!params.is_object() || params.empty()) return false;
+  for (auto it = params.begin(); it != params.end(); ++it)
+    if (!is_layer_type_key(it.key()) || !(it->is_object() || it->is_null())) return false;
+  return true;
+}
+
+}  // namespace
+
+void choose_rope_dicts(ConfigReading& rd) {
+  const Fields& block = rd.block;
+  const ModelDefaults* defs = rd.defs;
+  Notes& n = rd.n;
+  RopeDicts& d = rd.dicts;
+  d.params = block.object("rope_parameters");
+  d.scaling = block.object("rope_scaling");
+  d.per_type = d.params && is_per_layer_type(d.params->object_json());
+  std::optional<Fields>& params = d.params;
+  std::optional<Fields>& scaling = d.scaling;
+  std::optional<Fields>& main_dict = d.main;
+  std::optional<Fields>& sliding_dict = d.sliding;
+  std::optional<json>& default_scaling_json = d.class_default;
+  if (d.per_type) {
+    if (auto full = params->object("full_attention")) main_dict = full;
+    if (auto sl = params->object("sliding_attention")) sliding_dict = sl;
+    if (!main_dict)
+      for (auto it = params->object_json().begin(); it != params->object_json().end(); ++it)
+        if (it->is_object() && it.key() != "sliding_attention") {
+          main_dict = params->object(it.key().c_str());
+          break;
+        }
+    if (!main_dict) main_dict = sliding_dict;
+    n.info(params->prefix(), "one RoPE block per layer type; the full-attention one is the main configuration, "
+                             "each layer type's own is in the layer plan");
+    if (scaling) {
+      // Gemma3TextConfig.convert_rope_params_to_dict: rope_scaling updates full_attention.
+      n.warn(scaling->prefix(), "given beside per-layer-type rope_parameters; transformers merges it into "
+                                "full_attention, pe-viz reads rope_parameters.full_attention only");
+    }
+  } else if (scaling && params) {
+    // convert_rope_params_to_dict: self.rope_parameters = rope_scaling or self.rope_parameters.
+    main_dict = scaling;
+    if (scaling->object_json() != params->object_json())
+      n.warn(params->prefix(), "given beside rope_scaling with different contents; transformers uses rope_scaling");
+  } else if (scaling) {
+    main_dict = scaling;
+  } else if (params) {
+    main_dict = params;
+  } else if (defs && defs->default_rope_scaling) {
+    default_scaling_json = json::parse(defs->default_rope_scaling);
+    main_dict = Fields(*default_scaling_json, "rope_scaling");
+    rd.default_note("rope_scaling", brief(*default_scaling_json), defs->config_class);
+  }
+  if (main_dict && main_dict->object_json().empty()) main_dict.reset();  // {} = no scaling
+}
+
+// The dict's own > top level > rotary_emb_base (GPT-NeoX) > class default.
+void read_theta(ConfigReading& rd) {
+  RopeConfig& c = rd.c();
+  Notes& n = rd.n;
+  const Fields& block = rd.block;
+  const ModelDefaults* defs = rd.defs;
+  const std::optional<Fields>& main_dict = rd.dicts.main;
+  double dict_theta = 0.0;
+  const bool has_dict_theta = main_dict && main_dict->has("rope_theta");
+  if (has_dict_theta) dict_theta = *main_dict->number("rope_theta");
+  const auto top_theta = block.number("rope_theta");
+  const auto neox_base = block.number("rotary_emb_base");
+  if (has_dict_theta) {
+    c.theta = dict_theta;
+    n.info(main_dict->key("rope_theta"), "= " + fmt(dict_theta) + ": base θ (θ_i = θ^(-2i/d))");
+    if (top_theta && *top_theta != dict_theta)
+      n.warn(block.key("rope_theta"), "= " + fmt(*top_theta) + " differs from " + main_dict->key("rope_theta") +
+                                          "; transformers keeps the rope_parameters value (setdefault)");
+  } else if (top_theta) {
+    c.theta = *top_theta;
+    n.info(block.key("rope_theta"), "= " + fmt(*top_theta) + ": base θ (θ_i = θ^(-2i/d))");
+  } else if (neox_base) {
+    c.theta = *neox_base;
+    n.info(block.key("rotary_emb_base"), "= " + fmt(*neox_base) + ": GPT-NeoX's name for rope_theta");
+  } else if (defs) {
+    c.theta = defs->rope_theta;
+    rd.default_note(block.key("rope_theta"), fmt(defs->rope_theta), defs->config_class);
+  } else {
+    c.theta = 10000.0;
+    rd.default_note(block.key("rope_theta"), "10000", "transformers' default_theta (RotaryEmbeddingConfigMixin)");
+  }
+}
+
+}  // namespace pe::detail
