@@ -310,20 +310,40 @@ void attach_multi_axis(GgufModelConfig& out, const Keys& k, std::vector<Diagnost
                          "apply_interleaved_mrope rotates them by t. Text tokens agree"});
 }
 
-GgufModelConfig map_config(GgufFile file, const TensorReader& read_tensor, const std::string& stem) {
-  GgufModelConfig out;
-  std::vector<Diagnostic>& diags = out.loaded.diagnostics;
-  diags = file.diagnostics;
 
+// One GGUF file's metadata being mapped onto a RopeConfig. map_config takes the steps below
+// top to bottom: the architecture and its rope mode, the dimensions, θ, the scaling keys, the
+// frequency-factor tensors, the positional key list, and what pe-viz can compute.
+struct Mapping {
+  Mapping(const GgufFile& f, const TensorReader& r, GgufModelConfig& o)
+      : file(f), read_tensor(r), out(o), diags(o.loaded.diagnostics) {}
+  const GgufFile& file;
+  const TensorReader& read_tensor;
+  GgufModelConfig& out;
+  std::vector<Diagnostic>& diags;
+  std::string arch;
+  std::optional<Keys> keys;
+  std::string head_dim_key;                         // the key head_dim came from
+  const char* factor_suffix = "rope.scaling.factor";  // or the old rope.scale_linear
+  std::string scaling_type;                         // rope.scaling.type as llama.cpp reads it
+};
+
+// general.architecture, the M-RoPE sections (GLM-4's rope mode depends on them), the rope
+// mode and its pair convention.
+void read_architecture(Mapping& m, const std::string& stem) {
+  GgufModelConfig& out = m.out;
+  const GgufFile& file = m.file;
+  std::vector<Diagnostic>& diags = m.diags;
   const GgufKeyValue* arch_kv = file.find_entry("general.architecture");
   if (!arch_kv) throw GgufError("general.architecture", GgufError::kNoOffset, "missing (a GGUF model names its architecture: llama, qwen2, ...)");
   if (!arch_kv->value.is_string())
     throw GgufError("general.architecture", arch_kv->offset, "expected a string, got " + type_text(arch_kv->value));
-  const std::string arch = arch_kv->value.s;
+  m.arch = arch_kv->value.s;
+  const std::string& arch = m.arch;
   out.architecture = arch;
   if (arch.empty()) throw GgufError("general.architecture", arch_kv->offset, "empty");
-  const Keys k(file, arch, diags);
-
+  m.keys.emplace(file, arch, diags);
+  const Keys& k = *m.keys;
   // M-RoPE sections first: GLM-4's rope mode depends on them.
   out.rope_sections = k.integer_list("rope.dimension_sections");
   const bool has_sections = std::any_of(out.rope_sections.begin(), out.rope_sections.end(), [](long long s) { return s != 0; });
@@ -331,7 +351,6 @@ GgufModelConfig map_config(GgufFile file, const TensorReader& read_tensor, const
   if (out.rope_mode == GgufRopeMode::None)
     throw GgufError("general.architecture", arch_kv->offset,
                     "\"" + arch + "\": llama.cpp runs this architecture without RoPE (llama_model_rope_type → LLAMA_ROPE_TYPE_NONE)");
-
   RopeConfig& c = out.loaded.config;
   c.name = stem;
   if (const GgufValue* n = file.find("general.name"); n && n->is_string()) c.title = n->s;
@@ -355,17 +374,21 @@ GgufModelConfig map_config(GgufFile file, const TensorReader& read_tensor, const
                      "M-RoPE sections [" + text + "] (pairs per position axis: time, height, width, extra); the frequencies "
                      "shown are those every axis shares"});
   }
+}
 
-  // Lengths and dimensions (load_hparams: n_ctx_train required; n_embd_head_k =
-  // n_embd / n_head unless attention.key_length; n_rot = n_embd_head_k unless
-  // rope.dimension_count).
+// Lengths and dimensions (load_hparams: n_ctx_train required; n_embd_head_k =
+// n_embd / n_head unless attention.key_length; n_rot = n_embd_head_k unless
+// rope.dimension_count).
+void read_dimensions(Mapping& m) {
+  RopeConfig& c = m.out.loaded.config;
+  const Keys& k = *m.keys;
   const auto ctx = k.integer("context_length", 1, kMaxLength);
   if (!ctx) throw GgufError(k.key("context_length"), GgufError::kNoOffset, "missing (llama.cpp requires it)");
   c.max_position_embeddings = *ctx;
   const auto embd = k.integer("embedding_length", 1, std::numeric_limits<long long>::max() / 2);
   const auto heads = k.integer("attention.head_count", 0, std::numeric_limits<long long>::max() / 2);
   const auto key_length = k.integer("attention.key_length", 1, kMaxDim);
-  std::string head_dim_key;
+  std::string& head_dim_key = m.head_dim_key;
   if (key_length) {
     c.head_dim = *key_length;
     head_dim_key = k.key("attention.key_length");
@@ -389,7 +412,12 @@ GgufModelConfig map_config(GgufFile file, const TensorReader& read_tensor, const
     n_rot = *r;
   }
   c.partial_rotary_factor = static_cast<double>(n_rot) / static_cast<double>(c.head_dim);
+}
 
+void read_theta(Mapping& m) {
+  RopeConfig& c = m.out.loaded.config;
+  const Keys& k = *m.keys;
+  std::vector<Diagnostic>& diags = m.diags;
   c.theta = 10000.0;
   if (const auto base = k.number("rope.freq_base")) c.theta = *base;
   else diags.push_back({Severity::Info, k.key("rope.freq_base"), "absent: llama.cpp's default 10000 used"});
@@ -397,46 +425,113 @@ GgufModelConfig map_config(GgufFile file, const TensorReader& read_tensor, const
     if (k.entry(swa))
       diags.push_back({Severity::Info, k.key(swa), "sliding-window layers rotate differently (" + preview(k.entry(swa)->value) +
                                                        "); the configuration shown is the full-attention layers'"});
+}
 
-  // Scaling. llama.cpp reads rope.scaling.type with default "linear" and factor 0 (= none),
-  // the old key rope.scale_linear as a fallback.
-  RopeScaling& s = c.scaling;
+// A small tensor of per-pair divisors, read and checked (expected values, each positive).
+std::optional<std::vector<float>> tensor_values(Mapping& m, const char* name, std::size_t expected) {
+  GgufModelConfig& out = m.out;
+  const GgufFile& file = m.file;
+  std::vector<Diagnostic>& diags = m.diags;
+  const GgufTensorInfo* t = file.find_tensor(name);
+  if (!t) return std::nullopt;
+  std::vector<float> v;
+  try {
+    v = m.read_tensor(file, *t, static_cast<std::size_t>(kMaxDim));
+  } catch (const GgufError& e) {
+    diags.push_back({Severity::Warning, name, std::string("not read: ") + e.what()});
+    return std::nullopt;
+  }
+  out.positional.push_back({name, tensor_type_text(*t), values_preview(v)});
+  if (v.size() != expected) {
+    diags.push_back({Severity::Warning, name,
+                     std::to_string(v.size()) + " values, llama.cpp expects rope.dimension_count / 2 = " + std::to_string(expected) +
+                         "; not used"});
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v[i]) || v[i] <= 0.0f) {
+      diags.push_back({Severity::Warning, name,
+                       "value [" + std::to_string(i) + "] = " + fmt(v[i]) + " is not a positive divisor; not used"});
+      return std::nullopt;
+    }
+  return v;
+}
+
+void map_yarn(Mapping& m, std::optional<double> factor, std::optional<long long> orig) {
+  RopeConfig& c = m.out.loaded.config;
+  RopeScaling& s = m.out.loaded.config.scaling;
+  const Keys& k = *m.keys;
+  std::vector<Diagnostic>& diags = m.diags;
+  s.type = RopeType::Yarn;
+  if (!factor) throw GgufError(k.key("rope.scaling.factor"), k.offset("rope.scaling.type"), "missing (needed by yarn)");
+  s.factor = *factor;
+  if (orig) {
+    s.original_max_position_embeddings = *orig;
+  } else {
+    s.original_max_position_embeddings = c.max_position_embeddings;
+    diags.push_back({Severity::Info, k.key("rope.scaling.original_context_length"),
+                     "absent: llama.cpp uses context_length (" + std::to_string(c.max_position_embeddings) + ")"});
+  }
+  // llama.cpp's defaults for both (common/common.h yarn_beta_fast 32, yarn_beta_slow 1) are HF's.
+  if (const auto v = k.number("rope.scaling.yarn_beta_fast")) s.beta_fast = *v;
+  if (const auto v = k.number("rope.scaling.yarn_beta_slow")) s.beta_slow = *v;
+  if (const auto v = k.number("rope.scaling.yarn_attn_factor")) s.attention_factor = *v;
+  if (const auto v = k.number("rope.scaling.yarn_log_multiplier"); v && *v != 0.0) {
+    // DeepSeek-V2/V3 conversions write 0.1·mscale_all_dim (convert_hf_to_gguf.py
+    // DeepseekV2Model); their configs set mscale = mscale_all_dim, so HF's cos/sin
+    // factor is 1 and the logits carry get_mscale(factor, mscale_all_dim)².
+    s.mscale_all_dim = *v / 0.1;
+    s.mscale = s.mscale_all_dim;
+    diags.push_back({Severity::Info, k.key("rope.scaling.yarn_log_multiplier"),
+                     "= " + fmt(*v) + ", read as DeepSeek's mscale_all_dim = mscale = " + fmt(*s.mscale_all_dim) +
+                         " (the converter writes 0.1·mscale_all_dim)"});
+  }
+  if (const auto v = k.number("rope.scaling.yarn_ext_factor"))
+    diags.push_back({Severity::Info, k.key("rope.scaling.yarn_ext_factor"),
+                     "= " + fmt(*v) + ": llama.cpp's extrapolation mix has no Hugging Face counterpart; not modelled"});
+}
+
+void map_longrope(Mapping& m, std::optional<long long> orig, std::optional<double> attn_factor) {
+  RopeConfig& c = m.out.loaded.config;
+  RopeScaling& s = m.out.loaded.config.scaling;
+  const Keys& k = *m.keys;
+  std::vector<Diagnostic>& diags = m.diags;
+  const std::size_t pairs = static_cast<std::size_t>(c.rotary_dim() / 2);
+  const auto long_f = tensor_values(m, kRopeFactorsLongTensor, pairs);
+  const auto short_f = tensor_values(m, kRopeFactorsShortTensor, pairs);
+  if (long_f && short_f) {
+    s.type = RopeType::LongRope;
+    s.long_factor.assign(long_f->begin(), long_f->end());
+    s.short_factor.assign(short_f->begin(), short_f->end());
+    s.original_max_position_embeddings = orig.value_or(c.max_position_embeddings);
+    if (!orig)
+      diags.push_back({Severity::Info, k.key("rope.scaling.original_context_length"),
+                       "absent: llama.cpp uses context_length, so it always picks the short factors"});
+    if (attn_factor) s.attention_factor = *attn_factor;
+    diags.push_back({Severity::Info, kRopeFactorsLongTensor,
+                     "LongRoPE: rope_factors_long / rope_factors_short.weight divide each pair's frequency (long past " +
+                         std::to_string(s.original_max_position_embeddings) + " tokens, as llama.cpp and HF choose)"});
+  } else {
+    diags.push_back({Severity::Warning, k.key("rope.scaling.type"),
+                     "longrope without usable rope_factors_long.weight and rope_factors_short.weight: shown unscaled"});
+  }
+}
+
+// Scaling. llama.cpp reads rope.scaling.type with default "linear" and factor 0 (= none),
+// the old key rope.scale_linear as a fallback.
+void read_scaling(Mapping& m) {
+  RopeScaling& s = m.out.loaded.config.scaling;
+  const Keys& k = *m.keys;
+  std::vector<Diagnostic>& diags = m.diags;
   std::optional<double> factor = k.number("rope.scaling.factor");
-  const char* factor_suffix = "rope.scaling.factor";
+  const char*& factor_suffix = m.factor_suffix;
   if (!factor && (factor = k.number("rope.scale_linear"))) factor_suffix = "rope.scale_linear";
   const auto orig = k.integer("rope.scaling.original_context_length", 1, kMaxLength);
   const auto attn_factor = k.number("rope.scaling.attn_factor");
   std::optional<std::string> type = k.string("rope.scaling.type");
   const bool factor_applies = factor && *factor != 0.0 && *factor != 1.0;
   if (!type) type = factor_applies ? "linear" : "none";
-
-  const auto tensor_values = [&](const char* name, std::size_t expected) -> std::optional<std::vector<float>> {
-    const GgufTensorInfo* t = file.find_tensor(name);
-    if (!t) return std::nullopt;
-    std::vector<float> v;
-    try {
-      v = read_tensor(file, *t, static_cast<std::size_t>(kMaxDim));
-    } catch (const GgufError& e) {
-      diags.push_back({Severity::Warning, name, std::string("not read: ") + e.what()});
-      return std::nullopt;
-    }
-    out.positional.push_back({name, tensor_type_text(*t), values_preview(v)});
-    if (v.size() != expected) {
-      diags.push_back({Severity::Warning, name,
-                       std::to_string(v.size()) + " values, llama.cpp expects rope.dimension_count / 2 = " + std::to_string(expected) +
-                           "; not used"});
-      return std::nullopt;
-    }
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (!std::isfinite(v[i]) || v[i] <= 0.0f) {
-        diags.push_back({Severity::Warning, name,
-                         "value [" + std::to_string(i) + "] = " + fmt(v[i]) + " is not a positive divisor; not used"});
-        return std::nullopt;
-      }
-    return v;
-  };
-  const std::size_t pairs = static_cast<std::size_t>(c.rotary_dim() / 2);
-
+  m.scaling_type = *type;
   if (*type == "none") {
     s.type = RopeType::Default;
     if (factor_applies)
@@ -449,52 +544,9 @@ GgufModelConfig map_config(GgufFile file, const TensorReader& read_tensor, const
                        "linear scaling by " + fmt(*factor) + " (llama.cpp freq_scale = 1/" + fmt(*factor) + ")"});
     }
   } else if (*type == "yarn") {
-    s.type = RopeType::Yarn;
-    if (!factor) throw GgufError(k.key("rope.scaling.factor"), k.offset("rope.scaling.type"), "missing (needed by yarn)");
-    s.factor = *factor;
-    if (orig) {
-      s.original_max_position_embeddings = *orig;
-    } else {
-      s.original_max_position_embeddings = c.max_position_embeddings;
-      diags.push_back({Severity::Info, k.key("rope.scaling.original_context_length"),
-                       "absent: llama.cpp uses context_length (" + std::to_string(c.max_position_embeddings) + ")"});
-    }
-    // llama.cpp's defaults for both (common/common.h yarn_beta_fast 32, yarn_beta_slow 1) are HF's.
-    if (const auto v = k.number("rope.scaling.yarn_beta_fast")) s.beta_fast = *v;
-    if (const auto v = k.number("rope.scaling.yarn_beta_slow")) s.beta_slow = *v;
-    if (const auto v = k.number("rope.scaling.yarn_attn_factor")) s.attention_factor = *v;
-    if (const auto v = k.number("rope.scaling.yarn_log_multiplier"); v && *v != 0.0) {
-      // DeepSeek-V2/V3 conversions write 0.1·mscale_all_dim (convert_hf_to_gguf.py
-      // DeepseekV2Model); their configs set mscale = mscale_all_dim, so HF's cos/sin
-      // factor is 1 and the logits carry get_mscale(factor, mscale_all_dim)².
-      s.mscale_all_dim = *v / 0.1;
-      s.mscale = s.mscale_all_dim;
-      diags.push_back({Severity::Info, k.key("rope.scaling.yarn_log_multiplier"),
-                       "= " + fmt(*v) + ", read as DeepSeek's mscale_all_dim = mscale = " + fmt(*s.mscale_all_dim) +
-                           " (the converter writes 0.1·mscale_all_dim)"});
-    }
-    if (const auto v = k.number("rope.scaling.yarn_ext_factor"))
-      diags.push_back({Severity::Info, k.key("rope.scaling.yarn_ext_factor"),
-                       "= " + fmt(*v) + ": llama.cpp's extrapolation mix has no Hugging Face counterpart; not modelled"});
+    map_yarn(m, factor, orig);
   } else if (*type == "longrope") {
-    const auto long_f = tensor_values(kRopeFactorsLongTensor, pairs);
-    const auto short_f = tensor_values(kRopeFactorsShortTensor, pairs);
-    if (long_f && short_f) {
-      s.type = RopeType::LongRope;
-      s.long_factor.assign(long_f->begin(), long_f->end());
-      s.short_factor.assign(short_f->begin(), short_f->end());
-      s.original_max_position_embeddings = orig.value_or(c.max_position_embeddings);
-      if (!orig)
-        diags.push_back({Severity::Info, k.key("rope.scaling.original_context_length"),
-                         "absent: llama.cpp uses context_length, so it always picks the short factors"});
-      if (attn_factor) s.attention_factor = *attn_factor;
-      diags.push_back({Severity::Info, kRopeFactorsLongTensor,
-                       "LongRoPE: rope_factors_long / rope_factors_short.weight divide each pair's frequency (long past " +
-                           std::to_string(s.original_max_position_embeddings) + " tokens, as llama.cpp and HF choose)"});
-    } else {
-      diags.push_back({Severity::Warning, k.key("rope.scaling.type"),
-                       "longrope without usable rope_factors_long.weight and rope_factors_short.weight: shown unscaled"});
-    }
+    map_longrope(m, orig, attn_factor);
   } else {
     const GgufKeyValue* e = k.entry("rope.scaling.type");
     throw GgufError(k.key("rope.scaling.type"), e ? e->offset : GgufError::kNoOffset,
@@ -503,12 +555,21 @@ GgufModelConfig map_config(GgufFile file, const TensorReader& read_tensor, const
   if (attn_factor && s.type != RopeType::LongRope)
     diags.push_back({Severity::Info, k.key("rope.scaling.attn_factor"),
                      "= " + fmt(*attn_factor) + ": llama.cpp multiplies cos/sin by it; not part of the configuration shown"});
+}
 
-  // Llama 3 (and Llama-3-style) frequency factors: llama.cpp passes rope_freqs to
-  // ggml_rope_ext as freq_factors, and the rope kernels divide each pair's angle by its
-  // factor (ggml-cpu ops.cpp rope_cache_init: rope_yarn(theta / ff, ...), ff = freq_factors[i0/2]).
+// Llama 3 (and Llama-3-style) frequency factors: llama.cpp passes rope_freqs to
+// ggml_rope_ext as freq_factors, and the rope kernels divide each pair's angle by its
+// factor (ggml-cpu ops.cpp rope_cache_init: rope_yarn(theta / ff, ...), ff = freq_factors[i0/2]).
+void read_freq_factors(Mapping& m) {
+  GgufModelConfig& out = m.out;
+  const GgufFile& file = m.file;
+  std::vector<Diagnostic>& diags = m.diags;
+  RopeConfig& c = m.out.loaded.config;
+  RopeScaling& s = m.out.loaded.config.scaling;
+  const std::size_t pairs = static_cast<std::size_t>(c.rotary_dim() / 2);
+  const std::string* type = &m.scaling_type;
   if (file.find_tensor(kRopeFreqsTensor)) {
-    if (auto r = tensor_values(kRopeFreqsTensor, pairs)) {
+    if (auto r = tensor_values(m, kRopeFreqsTensor, pairs)) {
       out.freq_factors = *r;
       if (s.type != RopeType::Default) {
         diags.push_back({Severity::Warning, kRopeFreqsTensor,
@@ -534,17 +595,30 @@ GgufModelConfig map_config(GgufFile file, const TensorReader& read_tensor, const
       }
     }
   }
+}
 
-  // Every positional key, in file order, ahead of the tensors listed above.
+// Every positional key, in file order, ahead of the tensors listed by the steps above.
+void list_positional_keys(Mapping& m) {
+  GgufModelConfig& out = m.out;
+  const GgufFile& file = m.file;
+  const std::string& arch = m.arch;
   std::vector<GgufMetadataEntry> keys;
   for (const auto& kv : file.metadata)
     if (is_positional_key(kv.key, arch)) keys.push_back({kv.key, type_text(kv.value), preview(kv.value)});
   out.positional.insert(out.positional.begin(), keys.begin(), keys.end());
+}
 
+// validate() names HF fields; report the GGUF key they came from.
+void check_computable(Mapping& m) {
+  const GgufFile& file = m.file;
+  RopeConfig& c = m.out.loaded.config;
+  RopeScaling& s = m.out.loaded.config.scaling;
+  const Keys& k = *m.keys;
+  const std::string& head_dim_key = m.head_dim_key;
+  const char* factor_suffix = m.factor_suffix;
   try {
     validate(c);
   } catch (const InvalidArgument& e) {
-    // validate() names HF fields; report the GGUF key they came from.
     const std::string p = e.parameter();
     std::string key = p;
     if (p == "rope_theta") key = k.key("rope.freq_base");
@@ -560,7 +634,20 @@ GgufModelConfig map_config(GgufFile file, const TensorReader& read_tensor, const
     const GgufKeyValue* entry = file.find_entry(key);
     throw GgufError(key, entry ? entry->offset : GgufError::kNoOffset, "got " + e.value() + "; allowed: " + e.allowed());
   }
-  attach_multi_axis(out, k, diags);
+}
+
+GgufModelConfig map_config(GgufFile file, const TensorReader& read_tensor, const std::string& stem) {
+  GgufModelConfig out;
+  out.loaded.diagnostics = file.diagnostics;
+  Mapping m(file, read_tensor, out);
+  read_architecture(m, stem);
+  read_dimensions(m);
+  read_theta(m);
+  read_scaling(m);
+  read_freq_factors(m);
+  list_positional_keys(m);
+  check_computable(m);
+  attach_multi_axis(out, *m.keys, out.loaded.diagnostics);
   out.file = std::move(file);
   return out;
 }

@@ -165,13 +165,119 @@ double yarn_get_mscale(double scale, double mscale) {
   return 0.1 * mscale * std::log(scale) + 1.0;
 }
 
+namespace {
+
+// Each method below starts from out.inv_freq = out.original_inv_freq (the plain θ_i).
+
+void apply_yarn(const RopeConfig& c, ScaledFrequencies& out) {
+  const RopeScaling& s = c.scaling;
+  const long long d = out.rotary_dim;
+  const long long half = d / 2;
+  const double dd = static_cast<double>(d);
+  const long long l_orig = out.original_max_position_embeddings;
+  // YaRN (Peng et al. 2023) as HF `_compute_yarn_parameters` implements it, which
+  // follows the authors' reference code rather than the paper's text: the paper ramps
+  // γ linearly in r = L/λ (rotations) between α = beta_slow and β = beta_fast, the code
+  // ramps linearly in the pair index between the (floored/ceiled) dims where r = β and
+  // r = α. The factor is rope_scaling.factor (HF ≥ 4.5x; one 2025 release briefly used
+  // max_position_embeddings / original instead, which equals it for DeepSeek-V3).
+  double low = yarn_correction_dim(s.beta_fast, d, c.theta, l_orig);
+  double high = yarn_correction_dim(s.beta_slow, d, c.theta, l_orig);
+  if (s.truncate) {
+    low = std::floor(low);
+    high = std::ceil(high);
+  }
+  low = std::max(low, 0.0);
+  high = std::min(high, dd - 1.0);  // HF clamps to dim−1 (not d/2−1); kept for parity
+  if (low == high) high += 0.001;   // HF: avoid a zero-width ramp
+  out.yarn_low = low;
+  out.yarn_high = high;
+  for (long long i = 0; i < half; ++i) {
+    // ramp = 0 → keep θ_i (extrapolate, fast pairs); ramp = 1 → θ_i/s (interpolate).
+    const double ramp = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
+    const double extrap = out.original_inv_freq[i];
+    const double interp = extrap / s.factor;
+    out.inv_freq[i] = interp * ramp + extrap * (1.0 - ramp);
+  }
+  // Attention factor (HF): explicit value; else DeepSeek's ratio
+  // get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) when both are set and non-zero;
+  // else the paper's 0.1·ln(s) + 1.
+  if (s.attention_factor) {
+    out.attention_factor = *s.attention_factor;
+  } else if (s.mscale && s.mscale_all_dim && *s.mscale != 0.0 && *s.mscale_all_dim != 0.0) {
+    out.attention_factor = yarn_get_mscale(s.factor, *s.mscale) / yarn_get_mscale(s.factor, *s.mscale_all_dim);
+  } else {
+    out.attention_factor = yarn_get_mscale(s.factor, 1.0);
+  }
+}
+
+void apply_llama3(const RopeConfig& c, ScaledFrequencies& out) {
+  const RopeScaling& s = c.scaling;
+  const long long half = out.rotary_dim / 2;
+  const long long l_orig = out.original_max_position_embeddings;
+  // Llama 3.1 (Meta reference `apply_scaling`, HF `_compute_llama3_parameters`):
+  // wavelength λ = 2π/θ_i; λ < L_orig/high_freq_factor: unchanged; λ > L_orig/low_freq_factor:
+  // θ_i/s; in between blend with smooth = (L_orig/λ − low)/(high − low):
+  // θ' = (1 − smooth)·θ_i/s + smooth·θ_i.
+  // Tested in transformers' order (torch.where(wavelen > low_freq_wavelen, …), then the
+  // band ~(wavelen < high) & ~(wavelen > low)), which matters only when high_freq_factor
+  // <= low_freq_factor: the band is then empty (or one wavelength), smooth is taken as 0.
+  const double lo = static_cast<double>(l_orig);
+  const double low_freq_wavelen = lo / s.low_freq_factor;
+  const double high_freq_wavelen = lo / s.high_freq_factor;
+  for (long long i = 0; i < half; ++i) {
+    const double f = out.original_inv_freq[i];
+    const double wavelen = 2.0 * std::numbers::pi / f;
+    if (wavelen > low_freq_wavelen) {
+      out.inv_freq[i] = f / s.factor;
+    } else if (wavelen < high_freq_wavelen) {
+      out.inv_freq[i] = f;
+    } else {
+      const double span = s.high_freq_factor - s.low_freq_factor;
+      const double smooth = span != 0.0 ? (lo / wavelen - s.low_freq_factor) / span : 0.0;
+      out.inv_freq[i] = (1.0 - smooth) * f / s.factor + smooth * f;
+    }
+  }
+}
+
+void apply_longrope(const RopeConfig& c, long long current_length, ScaledFrequencies& out) {
+  const RopeScaling& s = c.scaling;
+  const long long half = out.rotary_dim / 2;
+  // LongRoPE (Ding et al. 2024; Phi-3), HF `_compute_longrope_parameters`: θ'_i =
+  // θ_i / ext_i with ext = long_factor when the current length exceeds L_orig, else
+  // short_factor. When original_max_position_embeddings is given (Phi-3 puts it at the
+  // top level of config.json), HF derives factor = max_position_embeddings / L_orig and
+  // ignores rope_scaling.factor; otherwise factor is used and L_orig = max_position_embeddings.
+  double factor = s.factor;
+  long long lo = c.max_position_embeddings;
+  if (s.original_max_position_embeddings > 0) {
+    lo = s.original_max_position_embeddings;
+    factor = static_cast<double>(c.max_position_embeddings) / static_cast<double>(lo);
+  }
+  out.factor = factor;
+  out.original_max_position_embeddings = lo;
+  out.uses_long_factor = current_length > lo;
+  const std::vector<double>& ext = out.uses_long_factor ? s.long_factor : s.short_factor;
+  for (long long i = 0; i < half; ++i) out.inv_freq[i] = out.original_inv_freq[i] / ext[static_cast<std::size_t>(i)];
+  // Attention factor (LongRoPE / Phi-3 code): sqrt(1 + ln(s)/ln(L_orig)), 1 for s <= 1,
+  // applied for short and long factors alike.
+  if (s.attention_factor) {
+    out.attention_factor = *s.attention_factor;
+  } else if (factor <= 1.0) {
+    out.attention_factor = 1.0;
+  } else {
+    out.attention_factor = std::sqrt(1.0 + std::log(factor) / std::log(static_cast<double>(lo)));
+  }
+}
+
+}  // namespace
+
 ScaledFrequencies scaled_frequencies(const RopeConfig& c, long long current_length) {
   validate(c);
   require_length("length", current_length);
 
   const RopeScaling& s = c.scaling;
   const long long d = c.rotary_dim();
-  const long long half = d / 2;
   const double dd = static_cast<double>(d);
   const long long l_orig = c.original_max_position_embeddings();
 
@@ -213,99 +319,17 @@ ScaledFrequencies scaled_frequencies(const RopeConfig& c, long long current_leng
       break;
     }
 
-    case RopeType::Yarn: {
-      // YaRN (Peng et al. 2023) as HF `_compute_yarn_parameters` implements it, which
-      // follows the authors' reference code rather than the paper's text: the paper ramps
-      // γ linearly in r = L/λ (rotations) between α = beta_slow and β = beta_fast, the code
-      // ramps linearly in the pair index between the (floored/ceiled) dims where r = β and
-      // r = α. The factor is rope_scaling.factor (HF ≥ 4.5x; one 2025 release briefly used
-      // max_position_embeddings / original instead, which equals it for DeepSeek-V3).
-      double low = yarn_correction_dim(s.beta_fast, d, c.theta, l_orig);
-      double high = yarn_correction_dim(s.beta_slow, d, c.theta, l_orig);
-      if (s.truncate) {
-        low = std::floor(low);
-        high = std::ceil(high);
-      }
-      low = std::max(low, 0.0);
-      high = std::min(high, dd - 1.0);  // HF clamps to dim−1 (not d/2−1); kept for parity
-      if (low == high) high += 0.001;   // HF: avoid a zero-width ramp
-      out.yarn_low = low;
-      out.yarn_high = high;
-      for (long long i = 0; i < half; ++i) {
-        // ramp = 0 → keep θ_i (extrapolate, fast pairs); ramp = 1 → θ_i/s (interpolate).
-        const double ramp = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
-        const double extrap = out.original_inv_freq[i];
-        const double interp = extrap / s.factor;
-        out.inv_freq[i] = interp * ramp + extrap * (1.0 - ramp);
-      }
-      // Attention factor (HF): explicit value; else DeepSeek's ratio
-      // get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) when both are set and non-zero;
-      // else the paper's 0.1·ln(s) + 1.
-      if (s.attention_factor) {
-        out.attention_factor = *s.attention_factor;
-      } else if (s.mscale && s.mscale_all_dim && *s.mscale != 0.0 && *s.mscale_all_dim != 0.0) {
-        out.attention_factor = yarn_get_mscale(s.factor, *s.mscale) / yarn_get_mscale(s.factor, *s.mscale_all_dim);
-      } else {
-        out.attention_factor = yarn_get_mscale(s.factor, 1.0);
-      }
+    case RopeType::Yarn:
+      apply_yarn(c, out);
       break;
-    }
 
-    case RopeType::Llama3: {
-      // Llama 3.1 (Meta reference `apply_scaling`, HF `_compute_llama3_parameters`):
-      // wavelength λ = 2π/θ_i; λ < L_orig/high_freq_factor: unchanged; λ > L_orig/low_freq_factor:
-      // θ_i/s; in between blend with smooth = (L_orig/λ − low)/(high − low):
-      // θ' = (1 − smooth)·θ_i/s + smooth·θ_i.
-      // Tested in transformers' order (torch.where(wavelen > low_freq_wavelen, …), then the
-      // band ~(wavelen < high) & ~(wavelen > low)), which matters only when high_freq_factor
-      // <= low_freq_factor: the band is then empty (or one wavelength), smooth is taken as 0.
-      const double lo = static_cast<double>(l_orig);
-      const double low_freq_wavelen = lo / s.low_freq_factor;
-      const double high_freq_wavelen = lo / s.high_freq_factor;
-      for (long long i = 0; i < half; ++i) {
-        const double f = out.original_inv_freq[i];
-        const double wavelen = 2.0 * std::numbers::pi / f;
-        if (wavelen > low_freq_wavelen) {
-          out.inv_freq[i] = f / s.factor;
-        } else if (wavelen < high_freq_wavelen) {
-          out.inv_freq[i] = f;
-        } else {
-          const double span = s.high_freq_factor - s.low_freq_factor;
-          const double smooth = span != 0.0 ? (lo / wavelen - s.low_freq_factor) / span : 0.0;
-          out.inv_freq[i] = (1.0 - smooth) * f / s.factor + smooth * f;
-        }
-      }
+    case RopeType::Llama3:
+      apply_llama3(c, out);
       break;
-    }
 
-    case RopeType::LongRope: {
-      // LongRoPE (Ding et al. 2024; Phi-3), HF `_compute_longrope_parameters`: θ'_i =
-      // θ_i / ext_i with ext = long_factor when the current length exceeds L_orig, else
-      // short_factor. When original_max_position_embeddings is given (Phi-3 puts it at the
-      // top level of config.json), HF derives factor = max_position_embeddings / L_orig and
-      // ignores rope_scaling.factor; otherwise factor is used and L_orig = max_position_embeddings.
-      double factor = s.factor;
-      long long lo = c.max_position_embeddings;
-      if (s.original_max_position_embeddings > 0) {
-        lo = s.original_max_position_embeddings;
-        factor = static_cast<double>(c.max_position_embeddings) / static_cast<double>(lo);
-      }
-      out.factor = factor;
-      out.original_max_position_embeddings = lo;
-      out.uses_long_factor = current_length > lo;
-      const std::vector<double>& ext = out.uses_long_factor ? s.long_factor : s.short_factor;
-      for (long long i = 0; i < half; ++i) out.inv_freq[i] = out.original_inv_freq[i] / ext[static_cast<std::size_t>(i)];
-      // Attention factor (LongRoPE / Phi-3 code): sqrt(1 + ln(s)/ln(L_orig)), 1 for s <= 1,
-      // applied for short and long factors alike.
-      if (s.attention_factor) {
-        out.attention_factor = *s.attention_factor;
-      } else if (factor <= 1.0) {
-        out.attention_factor = 1.0;
-      } else {
-        out.attention_factor = std::sqrt(1.0 + std::log(factor) / std::log(static_cast<double>(lo)));
-      }
+    case RopeType::LongRope:
+      apply_longrope(c, current_length, out);
       break;
-    }
   }
 
   out.logit_scale = out.attention_factor * out.attention_factor;
