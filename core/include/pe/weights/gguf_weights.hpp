@@ -1,0 +1,42 @@
+#pragma once
+// A GGUF file's tensors as weight matrices: the header read by pe::parse_gguf (pe/models/gguf.hpp)
+// over the mapped bytes, its configuration by pe::parse_gguf_config, and each tensor a
+// StoredMatrix of ne[1] rows of ne[0] values (ggml's row order: ne[0] is the fastest
+// dimension, the input features of a weight). Decodes f32, f16, bf16, q8_0, q4_0, q4_K,
+// q5_K and q6_K (pe/weights/ggml_blocks.hpp).
+#include "pe/weights/module_guard.hpp"
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pe/models/gguf_rope.hpp"
+#include "pe/weights/byte_source.hpp"
+#include "pe/weights/stored_matrix.hpp"
+
+namespace pe {
+
+class GgufWeights final : public TensorSource {
+ public:
+  // Maps and parses the file. Throws WeightsError naming the file (GgufError's message inside).
+  static GgufWeights open(const std::filesystem::path& path);
+  static GgufWeights from_source(std::shared_ptr<const ByteSource> bytes);
+
+  const GgufModelConfig& config() const { return config_; }
+  const GgufFile& file() const { return config_.file; }
+
+  std::string description() const override { return bytes_->name(); }
+  const std::vector<std::string>& tensor_names() const override { return names_; }
+  bool has_tensor(const std::string& name) const override;
+  std::vector<std::uint64_t> tensor_shape(const std::string& name) const override;  // ne[0] first
+  std::string file_of(const std::string&) const override { return bytes_->name(); }
+  StoredMatrix matrix(const std::string& name) const override;
+  bool gguf_names() const override { return true; }
+
+ private:
+  std::shared_ptr<const ByteSource> bytes_;
+  GgufModelConfig config_;
+  std::vector<std::string> names_;
+};
+
+}  // namespace pe

@@ -1,0 +1,63 @@
+#pragma once
+// A weight matrix as stored in a file: rows × columns of one element format, each row
+// `row_bytes` long, row r at offset + r·row_bytes of its ByteSource. For a Hugging Face
+// Linear weight the rows are the output features (shape [out, in]); for GGUF they are ne[1]
+// (ne[0], the fastest dimension, is the row). Only the rows asked for are read.
+#include "pe/weights/module_guard.hpp"
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pe/weights/byte_source.hpp"
+#include "pe/weights/ggml_blocks.hpp"
+
+namespace pe {
+
+struct StoredMatrix {
+  std::shared_ptr<const ByteSource> source;
+  std::string file;    // for messages
+  std::string tensor;  // the tensor's name in the file
+  StoredFormat format = StoredFormat::F32;
+  std::uint64_t offset = 0;  // of row 0 in source
+  long long rows = 0, cols = 0;
+  std::uint64_t row_bytes = 0;
+
+  std::uint64_t bytes() const { return static_cast<std::uint64_t>(rows) * row_bytes; }
+};
+
+// Row bytes of `cols` elements of `format`; throws WeightsError (naming file and tensor) when
+// cols is not a whole number of blocks. Checks that rows × row_bytes from `offset` lies inside
+// the source ("past the end of the file" otherwise).
+StoredMatrix make_stored_matrix(std::shared_ptr<const ByteSource> source, std::string tensor, StoredFormat format,
+                                std::uint64_t offset, long long rows, long long cols);
+
+// out[k] = Σ_c x[first_row + k][c]², in double from the stored values (decoded to float as
+// the format defines, then squared and summed in double). Precondition: the rows exist.
+void row_sum_squares(const StoredMatrix& m, long long first_row, long long count, double* out);
+// One row's values as floats (cols of them).
+std::vector<float> read_row(const StoredMatrix& m, long long row);
+
+// A checkpoint as the q/k measure sees it: tensor names, and a tensor as a matrix.
+class TensorSource {
+ public:
+  virtual ~TensorSource() = default;
+  // What was opened, for FrequencyUsage::source and messages ("model.safetensors",
+  // "DIR/model.safetensors.index.json (4 shards)", "model.gguf").
+  virtual std::string description() const = 0;
+  virtual const std::vector<std::string>& tensor_names() const = 0;
+  virtual bool has_tensor(const std::string& name) const = 0;
+  // The tensor's shape in the file's own order (safetensors: row-major [out, in]; GGUF:
+  // ne[0] first). Throws WeightsError (missing tensor or shard).
+  virtual std::vector<std::uint64_t> tensor_shape(const std::string& name) const = 0;
+  // The file holding the tensor, as messages name it (a shard's path; opens the shard).
+  virtual std::string file_of(const std::string& name) const = 0;
+  // A 2-D tensor as rows × columns (Hugging Face [out, in]; GGUF ne[1] × ne[0]). Throws
+  // WeightsError naming file and tensor: missing, not 2-D, a format it cannot decode, data
+  // past the end of the file.
+  virtual StoredMatrix matrix(const std::string& name) const = 0;
+  // True for llama.cpp's names (blk.N.attn_q.weight), false for Hugging Face's.
+  virtual bool gguf_names() const = 0;
+};
+
+}  // namespace pe

@@ -1,0 +1,67 @@
+// GGUF tensors as weight matrices. The header reader (pe/models/gguf.cpp) has checked names,
+// shapes, types and offsets; here a tensor's bytes are also checked against the end of the
+// file, which the header reader only reports as a diagnostic (a header-only download is a
+// fine thing to inspect, not to read weights from).
+#include "pe/weights/gguf_weights.hpp"
+
+#include <algorithm>
+
+#include "pe/models/gguf.hpp"
+#include "pe/weights/weights_error.hpp"
+
+namespace pe {
+
+namespace {
+
+std::string ne_text(const GgufTensorInfo& t) {
+  std::string s = "ne [";
+  for (std::size_t k = 0; k < t.shape.size(); ++k) s += (k ? ", " : "") + std::to_string(t.shape[k]);
+  return s + "]";
+}
+
+}  // namespace
+
+GgufWeights GgufWeights::from_source(std::shared_ptr<const ByteSource> bytes) {
+  GgufWeights w;
+  try {
+    w.config_ = parse_gguf_config(bytes->bytes(), bytes->name());
+  } catch (const GgufError& e) {
+    throw WeightsError(bytes->name(), "", e.what());
+  }
+  w.names_.reserve(w.config_.file.tensors.size());
+  for (const auto& t : w.config_.file.tensors) w.names_.push_back(t.name);
+  w.bytes_ = std::move(bytes);
+  return w;
+}
+
+GgufWeights GgufWeights::open(const std::filesystem::path& path) { return from_source(map_file(path)); }
+
+bool GgufWeights::has_tensor(const std::string& name) const { return config_.file.find_tensor(name) != nullptr; }
+
+std::vector<std::uint64_t> GgufWeights::tensor_shape(const std::string& name) const {
+  const GgufTensorInfo* t = config_.file.find_tensor(name);
+  if (!t) throw WeightsError(bytes_->name(), name, "no such tensor in this file");
+  std::vector<std::uint64_t> out;
+  for (const std::int64_t d : t->shape) out.push_back(static_cast<std::uint64_t>(d));
+  return out;
+}
+
+StoredMatrix GgufWeights::matrix(const std::string& name) const {
+  const GgufTensorInfo* t = config_.file.find_tensor(name);
+  if (!t) throw WeightsError(bytes_->name(), name, "no such tensor in this file");
+  const auto format = stored_format_of_ggml_type(t->ggml_type);
+  if (!format) {
+    const char* type = ggml_type_name(t->ggml_type);
+    throw WeightsError(bytes_->name(), name,
+                       "ggml type " + (type ? std::string(type) : std::to_string(t->ggml_type)) +
+                           " is not decoded by this reader (it decodes " + stored_format_list() + ")");
+  }
+  if (t->shape.size() < 2 || std::any_of(t->shape.begin() + 2, t->shape.end(), [](std::int64_t d) { return d != 1; }))
+    throw WeightsError(bytes_->name(), name, "expected a 2-D weight matrix (ne [in_features, out_features]), found " + ne_text(*t));
+  const GgufFile& f = config_.file;
+  if (t->offset > UINT64_MAX - f.data_offset)
+    throw WeightsError(bytes_->name(), name, "its data offset overflows 64 bits");
+  return make_stored_matrix(bytes_, name, *format, f.data_offset + t->offset, t->shape[1], t->shape[0]);
+}
+
+}  // namespace pe
