@@ -29,17 +29,25 @@ GgufWeights GgufWeights::from_source(std::shared_ptr<const ByteSource> bytes) {
     throw WeightsError(bytes->name(), "", e.what());
   }
   w.names_.reserve(w.config_.file.tensors.size());
-  for (const auto& t : w.config_.file.tensors) w.names_.push_back(t.name);
+  for (const auto& t : w.config_.file.tensors) {
+    w.index_.emplace(t.name, w.names_.size());
+    w.names_.push_back(t.name);
+  }
   w.bytes_ = std::move(bytes);
   return w;
 }
 
 GgufWeights GgufWeights::open(const std::filesystem::path& path) { return from_source(map_file(path)); }
 
-bool GgufWeights::has_tensor(const std::string& name) const { return config_.file.find_tensor(name) != nullptr; }
+const GgufTensorInfo* GgufWeights::find(const std::string& name) const {
+  const auto it = index_.find(name);
+  return it == index_.end() ? nullptr : &config_.file.tensors[it->second];
+}
+
+bool GgufWeights::has_tensor(const std::string& name) const { return find(name) != nullptr; }
 
 std::vector<std::uint64_t> GgufWeights::tensor_shape(const std::string& name) const {
-  const GgufTensorInfo* t = config_.file.find_tensor(name);
+  const GgufTensorInfo* t = find(name);
   if (!t) throw WeightsError(bytes_->name(), name, "no such tensor in this file");
   std::vector<std::uint64_t> out;
   for (const std::int64_t d : t->shape) out.push_back(static_cast<std::uint64_t>(d));
@@ -47,7 +55,7 @@ std::vector<std::uint64_t> GgufWeights::tensor_shape(const std::string& name) co
 }
 
 StoredMatrix GgufWeights::matrix(const std::string& name) const {
-  const GgufTensorInfo* t = config_.file.find_tensor(name);
+  const GgufTensorInfo* t = find(name);
   if (!t) throw WeightsError(bytes_->name(), name, "no such tensor in this file");
   const auto format = stored_format_of_ggml_type(t->ggml_type);
   if (!format) {

@@ -96,7 +96,10 @@ StoredMatrix make_stored_matrix(std::shared_ptr<const ByteSource> source, std::s
   m.rows = rows;
   m.cols = cols;
   const StoredFormatInfo& f = format_info(format);
-  if (rows < 0 || cols < 0) throw WeightsError(m.file, m.tensor, "negative shape");
+  // A weight matrix has rows and columns: an empty one would also let rows grow without
+  // bytes to bound them.
+  if (rows < 1 || cols < 1)
+    throw WeightsError(m.file, m.tensor, "a " + std::to_string(rows) + " × " + std::to_string(cols) + " matrix is empty, not a weight");
   if (static_cast<std::uint64_t>(cols) % f.block_elements != 0)
     throw WeightsError(m.file, m.tensor,
                        "rows of " + std::to_string(cols) + " values are not a whole number of " + f.name + " blocks of " +

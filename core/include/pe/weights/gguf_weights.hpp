@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "pe/models/gguf_rope.hpp"
@@ -34,9 +35,12 @@ class GgufWeights final : public TensorSource {
   bool gguf_names() const override { return true; }
 
  private:
+  const GgufTensorInfo* find(const std::string& name) const;
+
   std::shared_ptr<const ByteSource> bytes_;
   GgufModelConfig config_;
   std::vector<std::string> names_;
+  std::unordered_map<std::string, std::size_t> index_;  // name → position in file().tensors
 };
 
 }  // namespace pe
