@@ -1,11 +1,15 @@
 // The row arithmetic of pe/weights/qk_layout.hpp and the models the measure reads against
 // (pe/weights/weights_model.hpp): which two rows form pair j in each storage order, GGUF
 // metadata → heads, widths and storage order (per-layer arrays, MLA keys, llama.cpp's rope
-// modes), and config.json → the same, with what must be refused named.
+// modes), and config.json → the same, with what must be refused named; open_weights.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "pe/models/config_diagnostics.hpp"
+#include "pe/weights/frequency_usage.hpp"
 #include "pe/weights/gguf_weights.hpp"
+#include "pe/weights/open_weights.hpp"
 #include "pe/weights/qk_layout.hpp"
 #include "pe/weights/weights_error.hpp"
 #include "pe/weights/weights_model.hpp"
@@ -123,6 +127,40 @@ TEST(WeightsModel, FromConfigJson) {
     EXPECT_TRUE(contains(e.what(), "config.json: the configuration is not usable")) << e.what();
     EXPECT_TRUE(contains(e.what(), "rope_theta")) << e.what();
   }
+}
+
+}  // namespace
+
+namespace {
+
+// open_weights: a model folder with config.json, a .gguf, and what is missing.
+TEST(OpenWeights, FoldersFilesAndGguf) {
+  pe_test::TempPath dir("open");
+  std::filesystem::create_directories(dir.path());
+  pe_test::SafetensorsWriter w;
+  w.values("model.layers.0.self_attn.q_proj.weight", "F32", {8, 8}, std::vector<double>(64, 0.5));
+  w.values("model.layers.0.self_attn.k_proj.weight", "F32", {8, 8}, std::vector<double>(64, 0.25));
+  pe_test::write_bytes(dir.path() / "model.safetensors", w.bytes());
+  try {
+    pe::open_weights(dir.path());
+    ADD_FAILURE() << "opened without a config.json";
+  } catch (const pe::WeightsError& e) {
+    EXPECT_TRUE(contains(e.what(), "no config.json")) << e.what();
+  }
+  std::ofstream(dir.path() / "config.json") << R"({"model_type": "llama", "hidden_size": 8, "num_attention_heads": 2,
+    "num_hidden_layers": 1, "max_position_embeddings": 64})";
+  for (const auto& p : {dir.path(), dir.path() / "model.safetensors"}) {
+    const pe::OpenedWeights o = pe::open_weights(p);
+    EXPECT_EQ(o.model.shape.head_dim, 4);
+    EXPECT_EQ(o.config_path, dir.path() / "config.json");
+    const pe::FrequencyUsage u = pe::measure_frequency_usage(*o.tensors, o.model);
+    // Every q value 0.5: a pair is two rows of eight, sqrt(2 · 8 · 0.25) = 2; k: sqrt(2 · 8 · 0.0625) = 1.
+    EXPECT_EQ(u.q_pair_norms[0](1, 1), 2.0);
+    EXPECT_EQ(u.k_pair_norms[0](0, 0), 1.0);
+  }
+  GgufBuilder g = header("qwen2");
+  pe_test::write_bytes(dir.path() / "m.GGUF", g.bytes());
+  EXPECT_EQ(pe::open_weights(dir.path() / "m.GGUF").model.shape.model_type, "qwen2");
 }
 
 }  // namespace

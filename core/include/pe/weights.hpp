@@ -5,6 +5,7 @@
 #include "pe/weights/frequency_usage.hpp"
 #include "pe/weights/ggml_blocks.hpp"
 #include "pe/weights/gguf_weights.hpp"
+#include "pe/weights/open_weights.hpp"
 #include "pe/weights/qk_layout.hpp"
 #include "pe/weights/safetensors.hpp"
 #include "pe/weights/safetensors_checkpoint.hpp"

@@ -1,0 +1,52 @@
+#include "pe/weights/open_weights.hpp"
+
+#include "pe/base/text.hpp"
+#include "pe/models/config_diagnostics.hpp"
+#include "pe/models/gguf_conversion.hpp"
+#include "pe/weights/gguf_weights.hpp"
+#include "pe/weights/weights_error.hpp"
+
+namespace pe {
+
+namespace fs = std::filesystem;
+
+OpenedWeights open_gguf_weights(std::shared_ptr<const ByteSource> gguf) {
+  auto w = std::make_shared<GgufWeights>(GgufWeights::from_source(std::move(gguf)));
+  OpenedWeights out;
+  out.model = gguf_weights_model(w->config());
+  out.tensors = std::move(w);
+  return out;
+}
+
+OpenedWeights open_hf_weights(SafetensorsCheckpoint checkpoint, const std::string& config_json, const std::string& config_name) {
+  OpenedWeights out;
+  try {
+    InspectedConfig c = inspect_hf_config(config_json, config_name);
+    if (c.source.empty()) c.source = config_name;
+    out.model = hf_weights_model(c, hf_checkpoint_layout(config_json));
+  } catch (const WeightsError&) {
+    throw;
+  } catch (const ConfigError& e) {
+    throw WeightsError(config_name, "", e.what());
+  }
+  out.tensors = std::make_shared<SafetensorsCheckpoint>(std::move(checkpoint));
+  return out;
+}
+
+OpenedWeights open_weights(const fs::path& path) {
+  if (lower_extension(path) == ".gguf") return open_gguf_weights(map_file(path));
+  std::error_code ec;
+  const fs::path folder = fs::is_directory(path, ec) ? path : path.parent_path();
+  const fs::path config = (folder.empty() ? fs::path(".") : folder) / "config.json";
+  if (!fs::exists(config, ec))
+    throw WeightsError(path.string(), "", "no config.json beside the weights (" + config.string() +
+                                              "): the heads and widths that cut W_q and W_k come from it");
+  SafetensorsCheckpoint checkpoint = SafetensorsCheckpoint::open(path);
+  OpenedWeights out;
+  out.model = hf_weights_model_file(config);
+  out.config_path = config;
+  out.tensors = std::make_shared<SafetensorsCheckpoint>(std::move(checkpoint));
+  return out;
+}
+
+}  // namespace pe
