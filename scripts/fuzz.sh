@@ -9,7 +9,9 @@
 # Targets (tests/fuzz/): fuzz_hf_config (config.json loader), fuzz_gguf (GGUF header
 # reader and its RopeConfig mapping), fuzz_session (session files), fuzz_cli_params
 # (command-line options), fuzz_prompt_spec (dump --prompt specs), fuzz_lesson (lesson
-# Markdown files), fuzz_animation (--animate and animate: specs). Seeds:
+# Markdown files), fuzz_animation (--animate and animate: specs), fuzz_safetensors (the
+# safetensors reader and the q/k measure), fuzz_gguf_tensors (GGUF tensor data, the ggml
+# block decoders and the q/k measure). Seeds:
 # tests/fuzz/corpus/<target>/, and assets/presets/*.json for fuzz_hf_config. Build dir:
 # $PE_VIZ_ASAN_BUILD_DIR (default build-asan/); crash inputs are kept in
 # <build dir>/fuzz-artifacts/. New corpus entries are discarded, so the repository is
@@ -19,10 +21,11 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${PE_VIZ_ASAN_BUILD_DIR:-$ROOT/build-asan}"
 SECONDS_PER_TARGET="${1:-20}"
-TARGETS=(fuzz_hf_config fuzz_gguf fuzz_session fuzz_cli_params fuzz_prompt_spec fuzz_lesson fuzz_animation)
+TARGETS=(fuzz_hf_config fuzz_gguf fuzz_session fuzz_cli_params fuzz_prompt_spec fuzz_lesson fuzz_animation fuzz_safetensors
+         fuzz_gguf_tensors)
 
 case "$SECONDS_PER_TARGET" in
-  -h | --help) sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
   '' | *[!0-9]*) echo "scripts/fuzz.sh: SECONDS must be a whole number, got '$SECONDS_PER_TARGET'" >&2; exit 2 ;;
 esac
 if [[ $# -gt 1 ]]; then echo "scripts/fuzz.sh: one argument at most (try --help)" >&2; exit 2; fi
