@@ -166,8 +166,6 @@ FrequencyUsage measure_frequency_usage(const TensorSource& source, const Weights
     const StoredMatrix& k = w.shared ? w.q : w.k;
     for (const StoredMatrix* m : {static_cast<const StoredMatrix*>(&w.q), &k})
       if (std::find(formats.begin(), formats.end(), to_string(m->format)) == formats.end()) formats.push_back(to_string(m->format));
-    w.q_sums.assign(static_cast<std::size_t>(w.q.rows), 0.0);
-    if (!w.shared) w.k_sums.assign(static_cast<std::size_t>(k.rows), 0.0);
     std::vector<std::pair<long long, long long>> q_runs, k_runs;
     add_runs(p.q.rows, q_runs);
     add_runs(p.k.rows, w.shared ? q_runs : k_runs);
@@ -191,20 +189,36 @@ FrequencyUsage measure_frequency_usage(const TensorSource& source, const Weights
   u.dtype.clear();
   for (const auto& f : formats) u.dtype += (u.dtype.empty() ? "" : "+") + f;
 
+  // The batches of all layers in order, so the next one (maybe the next layer's first) is
+  // always announced to the kernel while this one is summed.
+  struct Batch {
+    std::size_t layer;
+    std::vector<RowRun> runs;
+    bool last_of_layer;
+  };
+  std::vector<Batch> batches;
+  for (std::size_t i = 0; i < work.size(); ++i) {
+    auto parts = batches_of(work[i].runs);
+    for (std::size_t b = 0; b < parts.size(); ++b) batches.push_back({i, std::move(parts[b]), b + 1 == parts.size()});
+    if (parts.empty()) batches.push_back({i, {}, true});  // a layer without q/k still gets its (empty) entry
+  }
   const int threads = detail::weights_thread_count(options.threads);
   std::uint64_t done = 0;
-  for (LayerWork& w : work) {
+  for (std::size_t b = 0; b < batches.size(); ++b) {
+    LayerWork& w = work[batches[b].layer];
     const LayerQkPlan& p = *w.plan;
-    const std::vector<std::vector<RowRun>> batches = batches_of(w.runs);
-    for (std::size_t b = 0; b < batches.size(); ++b) {
-      if (b + 1 < batches.size()) hint(batches[b + 1], false);
-      read_batch(batches[b], threads);
-      hint(batches[b], true);
-      for (const auto& r : batches[b]) done += r.bytes();
-      if (options.progress &&
-          !options.progress({total ? static_cast<double>(done) / static_cast<double>(total) : 1.0, done, total, p.layer}))
-        throw WeightsCancelled();
+    if (w.q_sums.empty() && p.attention) {  // a layer's sums live only while it is read
+      w.q_sums.assign(static_cast<std::size_t>(w.q.rows), 0.0);
+      if (!w.shared) w.k_sums.assign(static_cast<std::size_t>(w.k.rows), 0.0);
     }
+    if (b + 1 < batches.size()) hint(batches[b + 1].runs, false);
+    read_batch(batches[b].runs, threads);
+    hint(batches[b].runs, true);
+    for (const auto& r : batches[b].runs) done += r.bytes();
+    if (!batches[b].runs.empty() && options.progress &&
+        !options.progress({total ? static_cast<double>(done) / static_cast<double>(total) : 1.0, done, total, p.layer}))
+      throw WeightsCancelled();
+    if (!batches[b].last_of_layer) continue;
     u.layer_index.push_back(p.layer);
     u.layer_attention.push_back(p.attention);
     u.layer_rotary.push_back(p.attention && p.rotary);
