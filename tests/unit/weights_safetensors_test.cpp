@@ -197,6 +197,8 @@ TEST(SafetensorsHeader, MalformedHeaders) {
                   "a.dtype", "string");
   EXPECT_MENTIONS(parse_error(SafetensorsWriter::file("{\"a\":[1,2]}", {})), "tensor a", "expected");
   EXPECT_MENTIONS(parse_error(SafetensorsWriter::file("{\"__metadata__\":{\"n\":1}}", {})), "__metadata__.n", "string");
+  // A number past double's range (nlohmann reports it as out_of_range, not as a parse error; found by fuzz_safetensors).
+  EXPECT_MENTIONS(parse_error(SafetensorsWriter::file("{\"a\":{\"shape\":[1e999]}}", {})), "model.safetensors", "not valid JSON");
   // Ill-formed UTF-8 inside a name.
   EXPECT_MENTIONS(parse_error(SafetensorsWriter::file("{\"\xff\":{}}", {})), "not valid JSON");
   // Duplicate names (the README forbids them).
@@ -323,6 +325,7 @@ TEST(SafetensorsCheckpoint, BadIndexes) {
     return std::string("accepted");
   };
   EXPECT_TRUE(contains(error("{"), "idx.json: not valid JSON"));
+  EXPECT_TRUE(contains(error(R"({"metadata": {"total_size": 1e999}, "weight_map": {}})"), "idx.json: not valid JSON"));
   EXPECT_TRUE(contains(error("{}"), "weight_map: missing"));
   EXPECT_TRUE(contains(error(R"({"weight_map": []})"), "weight_map: expected an object"));
   EXPECT_TRUE(contains(error(R"({"weight_map": {"t": 3}})"), "tensor t: weight_map.t: expected a file name"));

@@ -71,7 +71,7 @@ SafetensorsCheckpoint SafetensorsCheckpoint::sharded(const std::string& index_js
   json root;
   try {
     root = json::parse(index_json);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number past double's range
     throw WeightsError(index_name, "", std::string("not valid JSON: ") + e.what());
   }
   if (!root.is_object()) throw WeightsError(index_name, "", "expected a JSON object, got " + std::string(root.type_name()));

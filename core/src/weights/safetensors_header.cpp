@@ -111,6 +111,8 @@ class HeaderParser {
       root = json::parse(text, on_event);
     } catch (const json::parse_error& e) {
       fail("", "header", "not valid JSON (byte " + u64_text(8 + e.byte - (e.byte > 0 ? 1 : 0)) + " of the file): " + e.what());
+    } catch (const json::exception& e) {
+      fail("", "header", std::string("not valid JSON: ") + e.what());  // e.g. out_of_range.406, a number past double's range
     }
     if (!duplicate.empty()) fail(duplicate, "", "appears twice in the header (the format forbids duplicate names)");
     if (!root.is_object()) fail("", "header", "must be a JSON object, got " + std::string(root.type_name()));
