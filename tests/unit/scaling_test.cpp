@@ -363,7 +363,7 @@ TEST(Scaling, ValidationNamesTheKey) {
 
 TEST(Scaling, TypeNames) {
   for (RopeType t : pe::all_rope_types()) EXPECT_EQ(pe::rope_type_from_string(pe::to_string(t)), t);
-  EXPECT_EQ(pe::all_rope_types().size(), 7u);
+  EXPECT_EQ(pe::all_rope_types().size(), 8u);  // the seven of transformers 4 and v5's "proportional"
   EXPECT_EQ(pe::rope_type_from_string("su"), RopeType::LongRope);
   EXPECT_EQ(pe::rope_type_from_string("YaRN"), RopeType::Yarn);
   EXPECT_EQ(pe::rope_type_from_string("mrope"), RopeType::Default);

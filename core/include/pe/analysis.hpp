@@ -5,5 +5,6 @@
 #include "pe/analysis/method_comparison.hpp"
 #include "pe/analysis/seed001_mix.hpp"
 #include "pe/analysis/teaching_numbers.hpp"
+#include "pe/analysis/theta_bounds.hpp"
 #include "pe/analysis/token_attention.hpp"
 #include "pe/analysis/walkthrough.hpp"

@@ -14,6 +14,7 @@
 
 #include "config_reading.hpp"
 #include "pe/base/errors.hpp"
+#include "pe/base/text.hpp"
 
 namespace pe::detail {
 
@@ -74,6 +75,15 @@ void read_head_dim(ConfigReading& rd) {
       n.info(block.key("hidden_size"), "head_dim = hidden_size / num_attention_heads = " + std::to_string(hs) + " / " +
                                            std::to_string(nh) + " = " + std::to_string(d));
   }
+  // Gemma 4: the full-attention layers' heads are global_head_dim wide (transformers keeps it
+  // per layer as per_layer_config); the main configuration is the full-attention one.
+  if (auto g = block.integer("global_head_dim", 2, kMaxDim); g && rd.dicts.per_type) {
+    rd.local_head_dim = c.head_dim;
+    c.head_dim = *g;
+    n.info(block.key("global_head_dim"), "= " + std::to_string(*g) + ": head width of the full-attention layers (the "
+                                         "main configuration); sliding layers keep head_dim = " +
+                                         std::to_string(rd.local_head_dim));
+  }
 }
 
 // The dict's > partial_rotary_factor > rotary_pct (GPT-NeoX) > rotary_dim (GPT-J).
@@ -85,14 +95,32 @@ void read_partial_rotary(ConfigReading& rd) {
   const std::optional<Fields>& main_dict = rd.dicts.main;
   c.partial_rotary_factor = 1.0;
   std::optional<double> f;
-  std::string key;
-  if (main_dict)
-    if (auto v = main_dict->number("partial_rotary_factor")) f = v, key = main_dict->key("partial_rotary_factor");
-  if (!f)
-    if (auto v = block.number("partial_rotary_factor")) f = v, key = block.key("partial_rotary_factor");
-  if (!f)
+  std::string& key = rd.partial_rotary_key;
+  // transformers v5 keeps the factor in rope_parameters, but standardize_rope_params, which
+  // every RoPE init function runs again, overwrites it with a top-level attribute: the top
+  // level wins when the frequencies are computed. Qwen3.5 / Qwen3-Next / GLM-4.5V set that
+  // attribute themselves (kwargs.setdefault) when config.json has none.
+  const std::optional<double> top = block.number("partial_rotary_factor");
+  const std::optional<double> in_dict = main_dict ? main_dict->number("partial_rotary_factor") : std::nullopt;
+  if (top) {
+    f = top, key = block.key("partial_rotary_factor");
+    if (in_dict && *in_dict != *top)
+      n.warn(main_dict->key("partial_rotary_factor"),
+             "= " + fmt(*in_dict) + " differs from the top-level partial_rotary_factor = " + fmt(*top) +
+                 "; transformers' standardize_rope_params (re-run by every RoPE init function) gives the top-level "
+                 "value priority, and so does pe-viz");
+  } else if (in_dict) {
+    if (defs && defs->partial_rotary_factor_at_top_level && *in_dict != defs->partial_rotary_factor) {
+      n.warn(main_dict->key("partial_rotary_factor"),
+             "= " + fmt(*in_dict) + " is overridden by the top-level " + fmt(defs->partial_rotary_factor) + " that " +
+                 defs->config_class + " sets when config.json has none (transformers computes with that)");
+    } else {
+      f = in_dict, key = main_dict->key("partial_rotary_factor");
+    }
+  }
+  if (!f && !(defs && defs->partial_rotary_factor_at_top_level))
     if (auto v = block.number("rotary_pct")) f = v, key = block.key("rotary_pct");
-  if (!f) {
+  if (!f && !(defs && defs->partial_rotary_factor_at_top_level)) {
     if (auto v = block.integer("rotary_dim", 1, kMaxDim)) {
       if (*v > c.head_dim)
         throw ConfigError(block.key("rotary_dim"),
@@ -101,14 +129,17 @@ void read_partial_rotary(ConfigReading& rd) {
       key = block.key("rotary_dim");
     }
   }
+  const bool proportional = main_dict && ascii_lower(main_dict->string("rope_type").value_or("")) == "proportional";
   if (f) {
     c.partial_rotary_factor = *f;
-    n.info(key, "= " + fmt(*f) + ": the first int(head_dim · factor) dims of each head rotate");
+    n.info(key, "= " + fmt(*f) + (proportional ? ": proportional RoPE keeps the fastest int(head_dim · factor // 2) pairs"
+                                               : ": the first int(head_dim · factor) dims of each head rotate"));
   } else if (defs && defs->partial_rotary_factor != 1.0) {
     c.partial_rotary_factor = defs->partial_rotary_factor;
-    rd.default_note(block.key("partial_rotary_factor"), fmt(defs->partial_rotary_factor), defs->config_class);
+    key = block.key("partial_rotary_factor");
+    rd.default_note(key, fmt(defs->partial_rotary_factor), defs->config_class);
   }
-  if (c.partial_rotary_factor > 0.0 && c.partial_rotary_factor < 1.0) {
+  if (c.partial_rotary_factor > 0.0 && c.partial_rotary_factor < 1.0 && !proportional) {
     const double exact = static_cast<double>(c.head_dim) * c.partial_rotary_factor;
     const long long hf_dim = static_cast<long long>(std::floor(exact + 1e-9));
     const std::string k = key.empty() ? block.key("partial_rotary_factor") : key;

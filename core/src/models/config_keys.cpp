@@ -25,6 +25,10 @@ std::vector<std::string> rope_parameter_keys_for(RopeType type) {
       return {"short_factor", "long_factor", "original_max_position_embeddings", "attention_factor", "factor"};
     case RopeType::Llama3:
       return {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"};
+    // _validate_proportional_rope_parameters requires only rope_type and rope_theta; `factor`
+    // draws its "Unrecognized keys" warning, yet _compute_proportional_rope_parameters divides
+    // by it (the config reader says both).
+    case RopeType::Proportional: return {"factor"};
   }
   return {};
 }

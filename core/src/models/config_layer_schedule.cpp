@@ -82,6 +82,33 @@ void apply_layer_rule(ConfigReading& rd, LayerSchedule& ls, long long L) {
   }
 }
 
+// transformers' standardize_rope_params indexes rope_parameters[layer_type] for every entry of
+// layer_types: a type without a block is a KeyError there; a null block is a NoPE layer type.
+void check_layer_types_have_rope(ConfigReading& rd) {
+  LayerSchedule& ls = rd.r.schedule;
+  const Fields& params = *rd.dicts.params;
+  for (std::size_t i = 0; i < ls.layer_types.size(); ++i) {
+    const std::string& type = ls.layer_types[i];
+    if (!params.present(type.c_str())) {
+      std::string have;
+      for (auto it = params.object_json().begin(); it != params.object_json().end(); ++it)
+        have += (have.empty() ? "" : ", ") + it.key();
+      rd.n.error(rd.block.key("layer_types") + "[" + std::to_string(i) + "]",
+                 "\"" + type + "\" has no block in " + params.prefix() + " (it has " + have +
+                     "); transformers' standardize_rope_params fails with KeyError. Give " + params.key(type) +
+                     " (null for layers without RoPE)");
+      return;
+    }
+    if (!params.has(type.c_str())) {
+      if (ls.rotary.empty()) ls.rotary.assign(ls.layer_types.size(), true);
+      ls.rotary[i] = false;
+    }
+  }
+  for (auto it = params.object_json().begin(); it != params.object_json().end(); ++it)
+    if (it->is_null())
+      rd.n.info(params.key(it.key()), "null: layers of this type have no positional encoding (NoPE)");
+}
+
 }  // namespace
 
 void read_layer_schedule(ConfigReading& rd) {
@@ -138,9 +165,10 @@ void read_per_type_rope(ConfigReading& rd) {
   const std::optional<Fields>& params = rd.dicts.params;
   LayerSchedule& ls = rd.r.schedule;
   // Per-layer-type RoPE: v5 rope_parameters per type, or Gemma 3's local base.
-  auto sub_config = [&](const Fields& f) {
+  auto sub_config = [&](const Fields& f, bool full) {
     RopeConfig sub = c;
     sub.scaling = RopeScaling{};
+    if (!full && rd.local_head_dim) sub.head_dim = rd.local_head_dim;  // Gemma 4: global_head_dim is the full layers'
     if (auto t = f.number("rope_theta")) sub.theta = *t;
     if (auto pr = f.number("partial_rotary_factor")) sub.partial_rotary_factor = *pr;
     std::vector<Diagnostic> ignored;
@@ -151,8 +179,12 @@ void read_per_type_rope(ConfigReading& rd) {
   if (rd.dicts.per_type) {
     for (auto it = params->object_json().begin(); it != params->object_json().end(); ++it) {
       if (!it->is_object()) continue;
-      ls.per_type[it.key()] = sub_config(Fields(*it, params->key(it.key())));
+      const std::string key = params->key(it.key());
+      // The main dict may be a merged copy (Gemma 3's rope_scaling folded into full_attention).
+      const bool is_main = main_dict && main_dict->prefix() == key;
+      ls.per_type[it.key()] = sub_config(is_main ? *main_dict : Fields(*it, key), it.key() != "sliding_attention");
     }
+    check_layer_types_have_rope(rd);
   } else if (defs && defs->local_rope_theta) {
     RopeConfig local = c;
     local.scaling = RopeScaling{};  // Gemma3TextModel: the local rotary embedding is plain RoPE

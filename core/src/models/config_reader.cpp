@@ -163,6 +163,7 @@ void check_computable(ConfigReading& rd) {
     std::string key = e.parameter();
     const std::string blk = main_dict ? main_dict->prefix() : std::string("rope_scaling");
     if (key.rfind("rope_scaling.", 0) == 0) key = blk + key.substr(std::string("rope_scaling").size());
+    if (key == "partial_rotary_factor" && !rd.partial_rotary_key.empty()) key = rd.partial_rotary_key;
     n.error(key, "got " + e.value() + "; allowed: " + e.allowed());
   }
   for (const auto& d : r.loaded.diagnostics)

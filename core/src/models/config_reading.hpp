@@ -37,6 +37,7 @@ struct RopeDicts {
   std::optional<Fields> main;     // the main configuration's dict; none: plain RoPE
   std::optional<Fields> sliding;  // per_type: the sliding layers' dict
   std::optional<json> class_default;  // a config class's default rope_scaling (keeps `main` alive)
+  std::optional<json> merged;         // Gemma 3: full_attention updated by rope_scaling (keeps `main` alive)
 };
 
 // What read_scaling reports back beyond the RopeScaling fields.
@@ -60,6 +61,8 @@ struct ConfigReading {
   RopeDicts dicts;
   ScalingRead read;
   long long qk_nope = 0;  // MLA: q/k dims beside the rotary ones
+  std::string partial_rotary_key;  // the key partial_rotary_factor came from ("" for none)
+  long long local_head_dim = 0;    // Gemma 4: head_dim of the sliding layers when global_head_dim is the main one
 
   RopeConfig& c() { return r.loaded.config; }
   // "absent; VALUE from WHY" for a key a default filled in.

@@ -30,6 +30,35 @@ bool is_per_layer_type(const json& params) {
   return true;
 }
 
+// rope_scaling (v4) beside a per-layer-type rope_parameters (v5). What transformers makes of it
+// depends on the model class: Gemma 3 / 3n merge it into full_attention
+// (Gemma3TextConfig.convert_rope_params_to_dict: full_attention.update(rope_scaling)); Gemma 4's
+// convert_rope_params_to_dict does nothing with it; every other class takes
+// `rope_scaling or rope_parameters`, so rope_scaling replaces the whole per-type dict.
+void merge_legacy_scaling(ConfigReading& rd) {
+  RopeDicts& d = rd.dicts;
+  const std::string& type = rd.r.model_type;
+  if (type == "gemma3_text" || type == "gemma3n_text") {
+    json merged = d.main ? d.main->object_json() : json::object();
+    for (auto it = d.scaling->object_json().begin(); it != d.scaling->object_json().end(); ++it) merged[it.key()] = *it;
+    const std::string prefix = d.main ? d.main->prefix() : d.params->key("full_attention");
+    d.merged = std::move(merged);
+    d.main = Fields(*d.merged, prefix);
+    rd.n.info(d.scaling->prefix(), "merged into " + prefix + " (its keys win), as " + type +
+                                       "'s convert_rope_params_to_dict does: full_attention.update(rope_scaling)");
+  } else if (type == "gemma4_text") {
+    rd.n.warn(d.scaling->prefix(), "ignored: Gemma 4's configuration reads only rope_parameters (its "
+                                   "convert_rope_params_to_dict does nothing with rope_scaling)");
+  } else {
+    d.per_type = false;
+    d.main = d.scaling;
+    d.sliding.reset();
+    rd.n.warn(d.params->prefix(), "per-layer-type rope_parameters beside rope_scaling: transformers' "
+                                  "convert_rope_params_to_dict takes `rope_scaling or rope_parameters`, so rope_scaling "
+                                  "replaces every layer type's block; pe-viz reads rope_scaling for all layers");
+  }
+}
+
 }  // namespace
 
 void choose_rope_dicts(ConfigReading& rd) {
@@ -57,11 +86,18 @@ void choose_rope_dicts(ConfigReading& rd) {
     if (!main_dict) main_dict = sliding_dict;
     n.info(params->prefix(), "one RoPE block per layer type; the full-attention one is the main configuration, "
                              "each layer type's own is in the layer plan");
-    if (scaling) {
-      // Gemma3TextConfig.convert_rope_params_to_dict: rope_scaling updates full_attention.
-      n.warn(scaling->prefix(), "given beside per-layer-type rope_parameters; transformers merges it into "
-                                "full_attention, pe-viz reads rope_parameters.full_attention only");
+    if (!block.has("layer_types") && (!defs || defs->layer_rule == LayerRule::Uniform)) {
+      // Without layer_types, transformers' standardize_rope_params takes the dict as a flat
+      // one: no rope_type at its top, so "default", and the per-type blocks are unrecognized keys.
+      const std::string what = "keyed by layer type, but " +
+                               (defs ? defs->config_class + std::string(" defines no layer types")
+                                     : std::string("this config has no layer_types")) +
+                               ": transformers reads it as one flat dict without rope_type, i.e. plain RoPE, and "
+                               "ignores the per-type blocks. Give layer_types, or a flat rope_parameters";
+      if (defs) n.error(params->prefix(), what);
+      else n.warn(params->prefix(), what);
     }
+    if (scaling) merge_legacy_scaling(rd);
   } else if (scaling && params) {
     // convert_rope_params_to_dict: self.rope_parameters = rope_scaling or self.rope_parameters.
     main_dict = scaling;

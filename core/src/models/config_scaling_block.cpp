@@ -13,13 +13,24 @@
 #include <vector>
 
 #include "config_reading.hpp"
+#include "pe/models/config_diagnostics.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/base/text.hpp"
 
 namespace pe::detail {
 namespace {
 
-const char* const kRopeTypeList = "default, linear, ntk, dynamic, yarn, llama3, longrope (aliases: su, mrope)";
+const char* const kRopeTypeList =
+    "default, linear, ntk, dynamic, yarn, llama3, longrope, proportional (aliases: su, mrope)";
+
+// "unknown rope type "yran"; expected one of …; did you mean "yarn"?"
+std::string unknown_type_message(const std::string& given) {
+  std::vector<std::string> names;
+  for (RopeType t : all_rope_types()) names.push_back(to_string(t));
+  std::string m = "unknown rope type \"" + given + "\"; expected one of " + kRopeTypeList;
+  if (auto guess = likely_intended_key(ascii_lower(given), names)) m += "; did you mean \"" + *guess + "\"?";
+  return m;
+}
 
 std::string missing_for(RopeType t) { return std::string("missing (required for rope_type \"") + to_string(t) + "\")"; }
 
@@ -40,13 +51,19 @@ void note_unread_keys(const Fields& f, RopeType type, Notes& n) {
                   "rope.scaling.yarn_attn_factor (read only by a few architectures). Did you mean attention_factor?");
       continue;
     }
+    if (k == "llama_4_scaling_beta") {
+      n.info(key, "= " + brief(*it) + ": query scaling 1 + β·ln(1 + ⌊p / original_max_position_embeddings⌋), read by "
+                  "Ministral 3's and Mistral 4's attention (not by modeling_rope_utils, which lists it in "
+                  "ignore_keys_at_rope_validation)");
+      continue;
+    }
     if (k == "mrope_section" || k == "mrope_interleaved") {
       n.info(key, "= " + brief(*it) + ": multimodal rotary sections (Qwen2-VL family); transformers skips it in "
                   "validation (ignore_keys_at_rope_validation); the pair split is the multimodal views' business");
       continue;
     }
     if (k == "extrapolation_factor" || k == "apply_yarn_scaling" || k == "short_mscale" || k == "long_mscale" ||
-        k == "mixed_b" || k == "alpha" || k == "llama_4_scaling_beta" || k == "finetuned") {
+        k == "mixed_b" || k == "alpha" || k == "finetuned") {
       n.info(key, "= " + brief(*it) + ": read by vLLM or a model's own code, not by transformers' "
                   "modeling_rope_utils (transformers logs \"Unrecognized keys\")");
       continue;
@@ -89,7 +106,7 @@ ScalingRead read_scaling(const Fields& f, RopeConfig& c, Notes& n) {
   try {
     s.type = rope_type_from_string(*type_text);
   } catch (const InvalidArgument&) {
-    throw ConfigError(type_key, "unknown rope type \"" + *type_text + "\"; expected one of " + kRopeTypeList);
+    throw ConfigError(type_key, unknown_type_message(*type_text));
   }
   const std::string lower = ascii_lower(*type_text);
   if (lower == "mrope") {
@@ -112,7 +129,7 @@ ScalingRead read_scaling(const Fields& f, RopeConfig& c, Notes& n) {
     if (f.is_integer_literal("factor"))
       n.info(f.key("factor"), "written as an integer (" + fmt(*factor) + "); transformers' validator logs "
                               "\"must be a float >= 1\" but computes with it unchanged");
-  } else if (s.type != RopeType::Default && s.type != RopeType::LongRope) {
+  } else if (s.type != RopeType::Default && s.type != RopeType::LongRope && s.type != RopeType::Proportional) {
     throw ConfigError(f.key("factor"), missing_for(s.type));
   }
 
@@ -255,6 +272,42 @@ void note_longrope(ConfigReading& rd, const std::string& p) {
                 " tokens, by long_factor[i] beyond (transformers switches on the current length)");
 }
 
+void note_proportional(ConfigReading& rd, const std::string& p) {
+  const RopeConfig& c = rd.c();
+  Notes& n = rd.n;
+  n.info(p, "proportional (p-RoPE): the fastest int(partial_rotary_factor · head_dim // 2) = " +
+                std::to_string(c.rotating_pairs()) + " of " + std::to_string(c.rotary_dim() / 2) +
+                " pairs rotate at θ^(−2i/" + std::to_string(c.head_dim) + ") over the full head_dim; the other pairs get "
+                "frequency 0 and pass through (Barbero et al. 2025; transformers _compute_proportional_rope_parameters)");
+  if (rd.read.factor_given)
+    n.warn(p + ".factor", "= " + fmt(c.scaling.factor) + ": _validate_proportional_rope_parameters logs it as an "
+                          "unrecognized key (it requires only rope_type and rope_theta), yet the frequencies are "
+                          "divided by it");
+}
+
+// Ministral 3 / Mistral 4: rope_parameters.llama_4_scaling_beta scales the queries by
+// 1 + β·ln(1 + ⌊p / L⌋), L = the same dict's original_max_position_embeddings.
+void read_llama4_beta(ConfigReading& rd) {
+  const Fields& dict = *rd.dicts.main;
+  const auto beta = dict.number("llama_4_scaling_beta");
+  if (!beta || *beta == 0.0) return;
+  QueryScaling& q = rd.c().query_scaling;
+  q.beta = *beta;
+  if (auto l = dict.integer("original_max_position_embeddings", 1, kMaxLength)) {
+    q.period = *l;
+  } else {
+    q.period = rd.c().original_max_position_embeddings();
+    rd.n.warn(dict.key("original_max_position_embeddings"),
+              "absent beside llama_4_scaling_beta: transformers' get_llama_4_attn_scale reads it from this dict and "
+              "fails without it; pe-viz uses " + std::to_string(q.period));
+  }
+  rd.n.info(dict.key("llama_4_scaling_beta"),
+            "queries scaled by 1 + " + fmt(q.beta) + "·ln(1 + ⌊p / " + std::to_string(q.period) + "⌋) after RoPE, every "
+            "layer (Ministral 3 / Mistral 4 get_llama_4_attn_scale): logits × " + fmt(query_scale(q, q.period)) +
+            " from p = " + std::to_string(q.period) + ", × " + fmt(query_scale(q, 7 * q.period)) + " from p = " +
+            std::to_string(7 * q.period));
+}
+
 }  // namespace
 
 void read_scaling_block(ConfigReading& rd) {
@@ -323,7 +376,11 @@ void read_scaling_block(ConfigReading& rd) {
       case RopeType::LongRope:
         note_longrope(rd, p);
         break;
+      case RopeType::Proportional:
+        note_proportional(rd, p);
+        break;
     }
+    read_llama4_beta(rd);
   }
 }
 

@@ -124,6 +124,7 @@ Partial transformers_side(const RopeConfig& c, long long length, const Framework
       break;
     }
     case RopeType::Llama3: r.method = "_compute_llama3_parameters"; break;
+    case RopeType::Proportional: r.method = "_compute_proportional_rope_parameters"; break;
     case RopeType::LongRope:
       r.method = "_compute_longrope_parameters";
       r.notes.push_back(std::string("longrope_frequency_update: ") + (sf.uses_long_factor ? "long" : "short") +
@@ -220,6 +221,14 @@ Partial vllm_side(const RopeConfig& c, long long /*length*/, const FrameworkCont
       if (s.high_freq_factor < s.low_freq_factor)
         p.freq_cause = "with high_freq_factor < low_freq_factor vLLM keeps θ_i up to L_orig/high_freq_factor "
                        "(it tests short wavelengths first); transformers divides everything past L_orig/low_freq_factor";
+      break;
+    case RopeType::Proportional:
+      // rotary_embedding get_rope → Gemma4RotaryEmbedding: θ^(−2i/head_dim) for the first
+      // int(p·head_dim // 2) pairs, zeros after, split-half over the whole head; no `factor`.
+      r.method = "Gemma4RotaryEmbedding (proportional)";
+      for (long long i = c.rotating_pairs(); i < d / 2; ++i) r.inv_freq[i] = 0.0;
+      if (s.factor != 1.0)
+        p.freq_cause = "vLLM's Gemma4RotaryEmbedding does not divide by factor = " + fmt(s.factor);
       break;
     case RopeType::LongRope: {
       // phi3_long_rope_scaled_rope.py: long factors when max_model_len > original (decided
@@ -327,6 +336,17 @@ Partial llamacpp_side(const RopeConfig& c, long long /*length*/, const Framework
                           "newer ones comment the assert out (\"Errors for Llama4\")");
       break;
     }
+    case RopeType::Proportional:
+      // The Gemma 4 converter writes rope.dimension_count = head_dim and a rope_freqs tensor of
+      // 1 for the kept pairs and 1e30 for the dropped ones (NEOX mode): the dropped pairs turn
+      // by ~1e-27 rad per position, an identity in float32 — HF's zeros, numerically.
+      r.method = "NEOX + rope_freqs (1 kept, 1e30 dropped)";
+      for (long long i = c.rotating_pairs(); i < d / 2; ++i) r.inv_freq[i] = 0.0;
+      r.notes.push_back("the dropped pairs turn at θ_i / 1e30 (under 1e-25 rad after 10^6 positions): shown as 0, "
+                        "as in transformers");
+      if (s.factor != 1.0)
+        p.freq_cause = "the converter's rope_freqs carry no factor = " + fmt(s.factor);
+      break;
     case RopeType::LongRope: {
       // Phi3MiniModel.generate_extra_tensors: rope_factors_long/short and
       // rope.scaling.attn_factor = sqrt(1 + ln(max/orig)/ln(orig)); llama_model picks the long

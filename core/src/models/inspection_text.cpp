@@ -36,6 +36,11 @@ std::string describe_scaling(const RopeConfig& c) {
              " long factors, L_orig " + std::to_string(c.original_max_position_embeddings());
       if (s.attention_factor) out += ", attention_factor " + plain_number(*s.attention_factor);
       break;
+    case RopeType::Proportional:
+      out += " p " + plain_number(c.partial_rotary_factor) + " (" + std::to_string(c.rotating_pairs()) + " of " +
+             std::to_string(c.rotary_dim() / 2) + " pairs rotate)";
+      if (s.factor != 1.0) out += ", factor " + plain_number(s.factor);
+      break;
   }
   return out;
 }

@@ -55,13 +55,14 @@ const char* to_string(RopeType t) {
     case RopeType::Yarn: return "yarn";
     case RopeType::Llama3: return "llama3";
     case RopeType::LongRope: return "longrope";
+    case RopeType::Proportional: return "proportional";
   }
   return "default";
 }
 
 std::vector<RopeType> all_rope_types() {
   return {RopeType::Default, RopeType::Linear, RopeType::NtkAware, RopeType::Dynamic,
-          RopeType::Yarn,    RopeType::Llama3, RopeType::LongRope};
+          RopeType::Yarn,    RopeType::Llama3, RopeType::LongRope, RopeType::Proportional};
 }
 
 RopeType rope_type_from_string(const std::string& s) {
@@ -73,17 +74,34 @@ RopeType rope_type_from_string(const std::string& s) {
   if (k == "mrope") return RopeType::Default;  // Qwen2-VL: HF rewrites it to "default" (same θ_i)
   if (k == "ntk-aware" || k == "ntk_aware") return RopeType::NtkAware;
   reject("rope_type", "\"" + s + "\"",
-         "one of default, linear, ntk, dynamic, yarn, llama3, longrope (aliases: su = longrope, mrope = default)");
+         "one of default, linear, ntk, dynamic, yarn, llama3, longrope, proportional (aliases: su = longrope, mrope = "
+         "default)");
 }
 
 long long RopeConfig::rotary_dim() const {
   const double f = partial_rotary_factor;
   if (!(f > 0.0 && f <= 1.0) || head_dim < 1 || head_dim > kMaxDim) return 0;
+  // transformers' _compute_proportional_rope_parameters: head_dim // 2 frequencies always.
+  if (scaling.type == RopeType::Proportional) return head_dim - (head_dim % 2);
   // HF: int(head_dim * partial_rotary_factor). The 1e-9 guards against a product like
   // 80·0.4 landing a hair below an integer; HF's values (0.25, 0.4, 0.5) are not affected.
   long long r = static_cast<long long>(std::floor(static_cast<double>(head_dim) * f + 1e-9));
   r = std::min(r, head_dim);
   return r - (r % 2);  // pairs only: round down to even
+}
+
+double query_scale(const QueryScaling& q, long long position) {
+  if (!q.active()) return 1.0;
+  const long long steps = (position + q.position_offset) / q.period;  // ⌊·⌋ for p >= 0
+  return 1.0 + q.beta * std::log1p(static_cast<double>(std::max<long long>(steps, 0)));
+}
+
+long long RopeConfig::rotating_pairs() const {
+  if (scaling.type != RopeType::Proportional) return rotary_dim() / 2;
+  const double f = partial_rotary_factor;
+  if (!(f > 0.0 && f <= 1.0) || head_dim < 1 || head_dim > kMaxDim) return 0;
+  // Python's int(p * head_dim // 2), exactly: the same double product, floor-divided by 2.
+  return std::min(static_cast<long long>(std::floor(f * static_cast<double>(head_dim) / 2.0)), head_dim / 2);
 }
 
 long long RopeConfig::original_max_position_embeddings() const {
@@ -100,10 +118,15 @@ void validate(const RopeConfig& c) {
   if (!std::isfinite(c.partial_rotary_factor) || c.partial_rotary_factor <= 0.0 || c.partial_rotary_factor > 1.0)
     reject("partial_rotary_factor", fmt(c.partial_rotary_factor), "0 < partial_rotary_factor <= 1");
   const long long d = c.rotary_dim();
-  if (d < 2)
+  if (d < 2 || c.rotating_pairs() < 1)
     reject("partial_rotary_factor", fmt(c.partial_rotary_factor),
            "a value giving at least 2 rotating dims (head_dim = " + std::to_string(c.head_dim) + ")");
   require_length("max_position_embeddings", c.max_position_embeddings);
+
+  if (c.query_scaling.beta != 0.0) {
+    require_finite("query_scaling.beta", c.query_scaling.beta);
+    require_length("query_scaling.period", c.query_scaling.period);
+  }
 
   const RopeScaling& s = c.scaling;
   if (s.original_max_position_embeddings != 0)
@@ -120,6 +143,8 @@ void validate(const RopeConfig& c) {
            "at least 4 rotating dims for NTK scaling (its exponent is d/(d-2))");
 
   if (s.attention_factor) require_finite_above("rope_scaling.attention_factor", *s.attention_factor, 0.0);
+  // transformers divides by it without a check; a zero or negative factor has no meaning.
+  if (s.type == RopeType::Proportional) require_finite_above("rope_scaling.factor", s.factor, 0.0);
 
   if (s.type == RopeType::Yarn) {
     require_finite_above("rope_scaling.beta_fast", s.beta_fast, 0.0);
@@ -270,6 +295,17 @@ void apply_longrope(const RopeConfig& c, long long current_length, ScaledFrequen
   }
 }
 
+// p-RoPE (Barbero et al., "Round and Round We Go! What makes Rotary Positional Encodings
+// useful?", ICLR 2025), as transformers v5 `_compute_proportional_rope_parameters` computes it:
+// rope_angles = int(p·head_dim // 2) frequencies θ^(−2i/head_dim) — the exponent over the full
+// head_dim — then zeros up to head_dim // 2, all divided by `factor` (default 1); attention
+// factor 1. original_inv_freq keeps the plain ladder, so a view shows what p-RoPE dropped.
+void apply_proportional(const RopeConfig& c, ScaledFrequencies& out) {
+  const long long kept = c.rotating_pairs();
+  for (Eigen::Index i = 0; i < out.inv_freq.size(); ++i)
+    out.inv_freq[i] = i < kept ? out.original_inv_freq[i] / c.scaling.factor : 0.0;
+}
+
 }  // namespace
 
 ScaledFrequencies scaled_frequencies(const RopeConfig& c, long long current_length) {
@@ -329,6 +365,10 @@ ScaledFrequencies scaled_frequencies(const RopeConfig& c, long long current_leng
 
     case RopeType::LongRope:
       apply_longrope(c, current_length, out);
+      break;
+
+    case RopeType::Proportional:
+      apply_proportional(c, out);
       break;
   }
 

@@ -46,6 +46,9 @@ struct ModelDefaults {
   bool full_layers_without_rope;       // cohere2: global layers have no positional encoding
   long long attention_chunk_size;      // llama4: RoPE layers attend within chunks of this size (0: none)
   const char* default_rope_scaling;    // JSON the class uses when config.json has none (gpt_oss), or nullptr
+  // The class sets partial_rotary_factor at the top level itself (kwargs.setdefault: Qwen3.5,
+  // Qwen3-Next, GLM-4.5V), which then overrides a value inside rope_parameters.
+  bool partial_rotary_factor_at_top_level = false;
 };
 
 // nullptr for a model type pe-viz has no defaults for (the generic HF defaults then apply).

@@ -19,6 +19,10 @@ enum class RopeType {
   Yarn,      // "yarn": Peng et al. 2023
   Llama3,    // "llama3": Llama 3.1 wavelength-band scaling
   LongRope,  // "longrope": Phi-3 per-dimension factors
+  // "proportional": p-RoPE (Barbero et al., ICLR 2025; transformers v5, Gemma 4): the fastest
+  // int(partial_rotary_factor·head_dim // 2) pairs rotate at θ^(−2i/head_dim) over the FULL
+  // head_dim, the other pairs get frequency 0 (they pass through, NoPE dims).
+  Proportional,
 };
 const char* to_string(RopeType t);                 // the HF name ("default", "linear", "ntk", ...)
 RopeType rope_type_from_string(const std::string& s);  // accepts HF names and aliases ("su" -> longrope); throws InvalidArgument
@@ -43,6 +47,23 @@ struct RopeScaling {
   std::vector<double> long_factor;
 };
 
+// A position-dependent factor on the queries that some models apply beside RoPE; it
+// multiplies every q·k logit of the query at position p (0-based):
+//  - Ministral 3 / Mistral 4 (transformers modeling_ministral3.py / modeling_mistral4.py
+//    get_llama_4_attn_scale): 1 + β·ln(1 + ⌊p / L⌋), β = rope_parameters.llama_4_scaling_beta,
+//    L = rope_parameters.original_max_position_embeddings; every layer, after RoPE.
+//  - Llama 4 (modeling_llama4.py Llama4TextAttention, attn_temperature_tuning):
+//    1 + attn_scale·ln(1 + ⌊(p + 1) / floor_scale⌋), on its NoPE layers only.
+struct QueryScaling {
+  double beta = 0.0;              // β or attn_scale; 0: no query scaling
+  long long period = 0;           // L or floor_scale
+  long long position_offset = 0;  // Llama 4 counts p + 1
+  bool nope_layers_only = false;  // Llama 4: only layers without RoPE
+  bool active() const { return beta != 0.0 && period > 0; }
+};
+// The factor at position p (1 when inactive or p + offset < period).
+double query_scale(const QueryScaling& q, long long position);
+
 struct RopeConfig {
   std::string name;    // preset key or file name
   std::string title;   // human-readable model name ("Llama 3.1 8B"); may be empty
@@ -56,8 +77,14 @@ struct RopeConfig {
   // Multimodal rotary (issue 12): multi-axis layout (M-RoPE, vision 2D, axial), the VLM's
   // vision tower, prompt position-id settings. Empty for text-only models.
   MultimodalRope multimodal;
+  QueryScaling query_scaling;  // Ministral 3 / Mistral 4, Llama 4's NoPE layers
 
-  long long rotary_dim() const;  // even, floor(head_dim·partial_rotary_factor) rounded down to even
+  // Dims the rotary tables span, even: floor(head_dim·partial_rotary_factor) rounded down to
+  // even — for "proportional" the whole head (its slow pairs turn at frequency 0).
+  long long rotary_dim() const;
+  // Pairs that turn at a non-zero frequency: rotary_dim() / 2, for "proportional"
+  // int(partial_rotary_factor·head_dim // 2).
+  long long rotating_pairs() const;
   long long original_max_position_embeddings() const;  // scaling's, else max_position_embeddings
 };
 
