@@ -203,4 +203,35 @@ void read_per_type_rope(ConfigReading& rd) {
   }
 }
 
+// Llama 4 (Llama4TextConfig: attn_temperature_tuning true, floor_scale 8192, attn_scale 0.1;
+// modeling_llama4.py Llama4TextAttention): queries of the NoPE layers are scaled by
+// 1 + attn_scale·ln(1 + ⌊(p + 1) / floor_scale⌋). Older configs write the switch as a number
+// (4); Python reads any non-zero value as on.
+void read_query_scaling(ConfigReading& rd) {
+  const Fields& block = rd.block;
+  const bool llama4 = rd.r.model_type == "llama4_text";
+  bool on = llama4;
+  if (const json* v = block.find("attn_temperature_tuning")) {
+    if (v->is_boolean()) on = v->get<bool>();
+    else if (v->is_number()) on = v->get<double>() != 0.0;
+    else throw ConfigError(block.key("attn_temperature_tuning"), "expected true or false, got " + kind(*v));
+  } else if (!llama4) {
+    return;
+  }
+  const std::vector<bool>& rotary = rd.r.schedule.rotary;
+  const bool has_nope = std::find(rotary.begin(), rotary.end(), false) != rotary.end();
+  if (!on || !has_nope) return;
+  QueryScaling& q = rd.c().query_scaling;
+  if (q.active()) return;  // llama_4_scaling_beta already set it (Ministral 3 / Mistral 4)
+  q.beta = block.number("attn_scale").value_or(0.1);
+  q.period = block.integer("floor_scale", 1, kMaxLength).value_or(8192);
+  q.position_offset = 1;
+  q.nope_layers_only = true;
+  rd.n.info(block.key("attn_temperature_tuning"),
+            std::string(block.has("attn_temperature_tuning") ? "on" : "absent; on (Llama4TextConfig)") +
+                ": the NoPE layers' queries are scaled by 1 + " + fmt(q.beta) + "·ln(1 + ⌊(p + 1) / " +
+                std::to_string(q.period) + "⌋) (logits × " + fmt(query_scale(q, q.period - 1)) + " from p = " +
+                std::to_string(q.period - 1) + ")");
+}
+
 }  // namespace pe::detail

@@ -46,6 +46,7 @@ Resolution resolve_config(const json& root, const std::string& name) {
   check_top_level(rd);
   read_layer_schedule(rd);
   read_per_type_rope(rd);
+  read_query_scaling(rd);
   read_shape(rd);
   // Framework hints.
   rd.r.context.model_type = rd.r.model_type;

@@ -83,6 +83,7 @@ void read_scaling_block(ConfigReading& rd);   // the main dict's rope type and p
 void check_top_level(ConfigReading& rd);      // misspelt top-level keys; the layer keys' uses
 void read_layer_schedule(ConfigReading& rd);  // layers, windows, NoPE layers (the layer plan's input)
 void read_per_type_rope(ConfigReading& rd);   // each layer type's own RoPE
+void read_query_scaling(ConfigReading& rd);   // Llama 4's NoPE-layer query temperature
 void read_shape(ConfigReading& rd);           // heads, kv heads, widths (ModelShape)
 void check_computable(ConfigReading& rd);     // validate(): what pe-viz can compute
 
