@@ -22,6 +22,7 @@ const std::string kName = "fuzz.gguf";
 
 void check_error(const pe::WeightsError& e) {
   const std::string what = e.what();
+  // The model comes from the file's own metadata, so every message names the file.
   PE_FUZZ_CHECK(what.rfind(kName + ": ", 0) == 0, "message does not start with the file: " + what);
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "pe/base/errors.hpp"
 #include "pe/models/gguf.hpp"
 #include "pe/weights/weights_error.hpp"
 
@@ -25,7 +26,9 @@ GgufWeights GgufWeights::from_source(std::shared_ptr<const ByteSource> bytes) {
   GgufWeights w;
   try {
     w.config_ = parse_gguf_config(bytes->bytes(), bytes->name());
-  } catch (const GgufError& e) {
+  } catch (const ConfigError& e) {  // GgufError: the header or its configuration
+    throw WeightsError(bytes->name(), "", e.what());
+  } catch (const InvalidArgument& e) {  // a value the RoPE configuration refuses
     throw WeightsError(bytes->name(), "", e.what());
   }
   w.names_.reserve(w.config_.file.tensors.size());
