@@ -95,9 +95,8 @@ GgufBuilder llama_gguf(const Llama& m, const std::string& type, std::mt19937* qu
     for (const auto& [kind, rows, heads] : {std::tuple{"attn_q", &m.q[l], kHeads}, std::tuple{"attn_k", &m.k[l], kKv}}) {
       const Rows stored = hf_to_interleaved(*rows, heads);
       const long long n = static_cast<long long>(stored.size());
-      Encoded e;
-      if (quant_rng) e = gguf_matrix(type, n, kHidden, {}, *quant_rng);
-      else e = gguf_matrix(type, n, kHidden, flat(stored), *quant_rng);
+      std::mt19937 unused(0);  // plain types encode the values given and draw nothing
+      const Encoded e = gguf_matrix(type, n, kHidden, quant_rng ? std::vector<double>{} : flat(stored), quant_rng ? *quant_rng : unused);
       if (quant_rng) (std::string(kind) == "attn_q" ? q_out : k_out)->push_back(unflat(e.values, n, kHidden));
       g.tensor("blk." + std::to_string(l) + "." + kind + ".weight", {kHidden, n}, t.id, e.bytes.size(), e.bytes);
     }
