@@ -11,6 +11,7 @@
 #include "cli/state_options.hpp"
 #include "pe/models/config.hpp"
 #include "pe/models/config_diagnostics.hpp"
+#include "pe/models/config_emit.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/models/gguf_rope.hpp"
 #include "pe/models/hf_cache.hpp"
@@ -230,7 +231,7 @@ int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err
   std::optional<long long> dim, length, original_max;
   long long rows = 0;
   bool list = false;
-  std::optional<std::string> tower, prompt_text, rope_index_version;
+  std::optional<std::string> tower, prompt_text, rope_index_version, emit_shape;
   double sample_fps = 2.0;
 
   auto* preset_opt = cli.add_option("--preset", preset, "Bundled model preset (default: teaching)");
@@ -248,6 +249,9 @@ int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err
   cli.add_option("--convention", convention, "Pair layout: interleaved or half-split");
   cli.add_option("--rows", rows, "Also print the first N rows of the cos/sin tables")->check(CLI::Range(0LL, 100000LL));
   cli.add_flag("--list-presets", list, "List the bundled presets as JSON and exit");
+  cli.add_option("--emit-config", emit_shape,
+                 "Write the --config / --preset / --model file's config.json in the other shape and exit: v5 "
+                 "(rope_parameters, as transformers 5 saves it) or v4 (rope_scaling + rope_theta)");
   cli.add_option("--tower", tower, "VLMs: language (default) or vision (the vision encoder's 2D RoPE)");
   cli.add_option("--prompt", prompt_text,
                  "VLMs: position ids for a prompt, e.g. \"text:5,image:1x8x12,video:4x8x8\" (grids before merging)");
@@ -304,9 +308,31 @@ int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err
   }
   multimodal.sample_fps = sample_fps;
 
+  std::optional<pe::ConfigShape> emit;
+  if (emit_shape) {
+    try {
+      emit = pe::config_shape_from_string(*emit_shape, "--emit-config");
+    } catch (const pe::InvalidArgument& e) {
+      err << "pe-viz dump: --emit-config: expected v4 or v5, got \"" << *emit_shape << "\"\n";
+      return 2;
+    }
+    if (gguf_path) {
+      err << "pe-viz dump: --emit-config writes a config.json; a GGUF file has none (give --config, --preset or --model)\n";
+      return 2;
+    }
+  }
+
   try {
     if (list) {
       out << app::presets_json() << "\n";
+      return 0;
+    }
+    if (emit) {
+      std::string text, name;
+      if (config_path) text = pe::read_config_text(*config_path), name = *config_path;
+      else if (model) name = pe::resolve_cached_model(*model).config_path.string(), text = pe::read_config_text(name);
+      else name = preset.value_or(pe::kTeachingPreset), text = pe::preset_text(name);
+      out << pe::emit_config(text, *emit, name);
       return 0;
     }
     // Options outside their documented range are refused even where this configuration

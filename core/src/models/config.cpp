@@ -18,6 +18,21 @@ namespace pe {
 ConfigError::ConfigError(std::string key, std::string message)
     : std::runtime_error(key.empty() ? message : key + ": " + message), key_(std::move(key)) {}
 
+std::string read_config_text(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw ConfigError("", "cannot read " + path.string() + ": " + ec.message());
+  // Real config.json files are a few KiB; refuse anything absurd instead of reading it.
+  constexpr std::uintmax_t kMaxBytes = 64u << 20;
+  if (size > kMaxBytes) throw ConfigError("", path.string() + " is too large for a config.json (" + std::to_string(size) + " bytes)");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError("", "cannot open " + path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError("", "error reading " + path.string());
+  return text.str();
+}
+
 namespace {
 
 using detail::json;
@@ -37,20 +52,6 @@ detail::Resolution resolve_text(const std::string& json_text, const std::string&
   }
 }
 
-std::string read_config_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw ConfigError("", "cannot read " + path.string() + ": " + ec.message());
-  // Real config.json files are a few KiB; refuse anything absurd instead of reading it.
-  constexpr std::uintmax_t kMaxBytes = 64u << 20;
-  if (size > kMaxBytes) throw ConfigError("", path.string() + " is too large for a config.json (" + std::to_string(size) + " bytes)");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError("", "cannot open " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw ConfigError("", "error reading " + path.string());
-  return text.str();
-}
 
 // Name it after the model directory when the file is the usual <model>/config.json.
 std::string config_name(const std::filesystem::path& path) {
@@ -112,7 +113,7 @@ LoadedConfig parse_hf_config_diagnosed(const std::string& json_text, const std::
 }
 
 LoadedConfig load_hf_config_diagnosed(const std::filesystem::path& path) {
-  return parse_hf_config_diagnosed(read_config_file(path), config_name(path));
+  return parse_hf_config_diagnosed(read_config_text(path), config_name(path));
 }
 
 RopeConfig parse_hf_config(const std::string& json_text, const std::string& name) {
@@ -172,7 +173,7 @@ InspectedConfig inspect_hf_config(const std::string& json_text, const std::strin
 }
 
 InspectedConfig inspect_hf_config_file(const std::filesystem::path& path) {
-  return inspect_text(read_config_file(path), config_name(path), path.string());
+  return inspect_text(read_config_text(path), config_name(path), path.string());
 }
 
 InspectedConfig inspect_preset(const std::string& key) {

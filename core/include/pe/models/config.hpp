@@ -30,6 +30,8 @@ class ConfigError : public std::runtime_error {
 // "pe_viz_source" (and "pe_viz_convention" where no model_type says it).
 RopeConfig parse_hf_config(const std::string& json_text, const std::string& name = "config.json");
 RopeConfig load_hf_config(const std::filesystem::path& path);  // throws ConfigError (unreadable file too)
+// A config.json file's text, refused (ConfigError naming the path) when unreadable or absurdly large.
+std::string read_config_text(const std::filesystem::path& path);
 
 // Same, with what the reader noticed: every positional key and how it was used, defaults,
 // unknown / misspelt / ignored keys, contradictions (see pe/models/config_diagnostics.hpp for the
