@@ -329,8 +329,10 @@ TEST(Scaling, ValidationNamesTheKey) {
   p.partial_rotary_factor = 0.01;  // 0.64 dims → 0
   EXPECT_EQ(run(p), "partial_rotary_factor");
   RopeConfig y = yarn(10000, 64, 4096, 8192, 2.0);
-  y.scaling.beta_fast = 1.0;
+  y.scaling.beta_fast = 0.5;  // below beta_slow = 1: an inverted ramp
   EXPECT_EQ(run(y), "rope_scaling.beta_fast");
+  y.scaling.beta_fast = 1.0;  // equal: accepted, as transformers does (Kimi K2 ships it)
+  EXPECT_EQ(run(y), "(accepted)");
   y.scaling.beta_fast = 32;
   y.scaling.beta_slow = -1;
   EXPECT_EQ(run(y), "rope_scaling.beta_slow");

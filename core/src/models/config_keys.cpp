@@ -57,7 +57,7 @@ const std::vector<std::string>& known_top_level_positional_keys() {
       "sliding_window_pattern", "layer_types", "no_rope_layers", "no_rope_layer_interval", "attention_chunk_size",
       "rope_local_base_freq", "use_sliding_window", "max_window_layers", "num_hidden_layers", "text_config",
       "llm_config", "language_config", "model_type", "mrope_section", "axes_dims_rope", "interleave_moe_layer_step",
-      "attn_temperature_tuning", "floor_scale", "attn_scale", "initial_context_length", "position_embedding_type",
+      "attn_temperature_tuning", "floor_scale", "attn_scale", "initial_context_length", "full_attention_interval", "global_head_dim", "position_embedding_type",
       "order_of_interleaved_layers", "layer_switch", "_sliding_window_pattern", "pe_viz_name", "pe_viz_title",
       "pe_viz_source", "pe_viz_convention"};
   return keys;

@@ -20,6 +20,28 @@ namespace {
 
 long long nonneg_or(const std::optional<long long>& v, long long fallback) { return v ? *v : fallback; }
 
+// SmolLM3Config: no_rope_layers (1 = RoPE), default int((i + 1) % no_rope_layer_interval != 0);
+// read whether or not layer_types is given (v5 saves write both).
+void read_no_rope_flags(ConfigReading& rd, LayerSchedule& ls, long long L) {
+  const Fields& block = rd.block;
+  const ModelDefaults* defs = rd.defs;
+  std::vector<double> flags;
+  if (auto v = block.number_list("no_rope_layers")) flags = *v;
+  long long interval = defs->layer_period;
+  if (auto v = block.integer("no_rope_layer_interval", 1, 1 << 20)) interval = *v;
+  ls.rotary.assign(static_cast<std::size_t>(L), true);
+  if (flags.empty()) {
+    for (long long i = 0; i < L; ++i) ls.rotary[i] = (i + 1) % interval != 0;
+    ls.notes.push_back({Severity::Info, block.key("no_rope_layers"),
+                        "absent; every " + std::to_string(interval) + "th layer has no RoPE (" + defs->config_class + ")"});
+    return;
+  }
+  if (static_cast<long long>(flags.size()) < L)
+    rd.n.error(block.key("no_rope_layers"), std::to_string(flags.size()) + " entries for " + std::to_string(L) +
+                                                " layers (transformers needs one per layer)");
+  for (long long i = 0; i < L && i < static_cast<long long>(flags.size()); ++i) ls.rotary[i] = flags[i] != 0.0;
+}
+
 // The class's rule for a config.json without layer_types (layer_types already holds L
 // "full_attention" entries).
 void apply_layer_rule(ConfigReading& rd, LayerSchedule& ls, long long L) {
@@ -69,6 +91,20 @@ void apply_layer_rule(ConfigReading& rd, LayerSchedule& ls, long long L) {
       for (long long i = 0; i < L; ++i) ls.layer_types[i] = ls.rotary[i] ? "chunked_attention" : "full_attention";
       break;
     }
+    case LayerRule::LinearUnlessNth: {
+      // Qwen3NextConfig / Qwen3_5TextConfig: linear attention (Gated DeltaNet) except every
+      // full_attention_interval-th layer.
+      long long interval = defs->layer_period;
+      if (auto v = block.integer("full_attention_interval", 1, 1 << 20)) interval = *v;
+      for (long long i = 0; i < L; ++i) ls.layer_types[i] = (i + 1) % interval ? "linear_attention" : "full_attention";
+      ls.notes.push_back({Severity::Info, "layer_types", "absent; every " + std::to_string(interval) +
+                                                             "th layer attends fully, the others are linear attention (" +
+                                                             defs->config_class + ")"});
+      break;
+    }
+    case LayerRule::NoRopeEveryNthDense:
+      read_no_rope_flags(rd, ls, L);
+      break;
     case LayerRule::SlidingFromMaxWindowLayers: {
       const bool use = block.boolean("use_sliding_window").value_or(false);
       long long first = defs->layer_period;
@@ -146,6 +182,16 @@ void read_layer_schedule(ConfigReading& rd) {
     ls.attention_chunk_size = defs->attention_chunk_size;
     if (block.present("attention_chunk_size")) ls.attention_chunk_size = nonneg_or(block.integer("attention_chunk_size", 1, kMaxLength), 0);
   }
+  if (defs && defs->layer_rule == LayerRule::NoRopeEveryNthDense && block.has("layer_types") && ls.num_layers > 0)
+    read_no_rope_flags(rd, ls, ls.num_layers);
+  // Linear-attention layers (Qwen3-Next, Qwen3.5: Gated DeltaNet) have no positional encoding.
+  if (std::find(ls.layer_types.begin(), ls.layer_types.end(), "linear_attention") != ls.layer_types.end()) {
+    if (ls.rotary.empty()) ls.rotary.assign(ls.layer_types.size(), true);
+    for (std::size_t i = 0; i < ls.layer_types.size(); ++i)
+      if (ls.layer_types[i] == "linear_attention") ls.rotary[i] = false;
+    ls.notes.push_back({Severity::Info, "layer_types", "linear_attention layers (Gated DeltaNet) have no positional "
+                                                       "encoding; only the full-attention layers rotate"});
+  }
   if (defs && defs->full_layers_without_rope && !ls.layer_types.empty()) {
     ls.rotary.assign(ls.layer_types.size(), true);
     for (std::size_t i = 0; i < ls.layer_types.size(); ++i) ls.rotary[i] = ls.layer_types[i] == "sliding_attention";
@@ -170,7 +216,11 @@ void read_per_type_rope(ConfigReading& rd) {
     sub.scaling = RopeScaling{};
     if (!full && rd.local_head_dim) sub.head_dim = rd.local_head_dim;  // Gemma 4: global_head_dim is the full layers'
     if (auto t = f.number("rope_theta")) sub.theta = *t;
-    if (auto pr = f.number("partial_rotary_factor")) sub.partial_rotary_factor = *pr;
+    // Each v5 block carries its own factor; a top-level one overrides them all (standardize_rope_params).
+    if (rd.dicts.per_type)
+      sub.partial_rotary_factor = block.number("partial_rotary_factor")
+                                      .value_or(defs && defs->partial_rotary_factor_at_top_level ? defs->partial_rotary_factor : 1.0);
+    if (auto pr = f.number("partial_rotary_factor"); pr && !block.has("partial_rotary_factor")) sub.partial_rotary_factor = *pr;
     std::vector<Diagnostic> ignored;
     Notes quiet(ignored);
     if (f.has("rope_type") || f.has("type")) read_scaling(f, sub, quiet);

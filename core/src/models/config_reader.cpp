@@ -100,6 +100,12 @@ void read_model_type(ConfigReading& rd) {
   std::string model_type;
   if (auto v = block.string("model_type")) model_type = *v;
   else if (auto w = top.string("model_type")) model_type = text_model_type(*w);
+  if (model_type == "kimi_k2") {
+    // transformers has no kimi_k2 class: kimi_k25's configuration maps it to deepseek_v3, whose
+    // attention (MLA, interleaved rope pairs, softmax scale × mscale²) runs it.
+    n.info(block.key("model_type"), "\"kimi_k2\": transformers runs it as deepseek_v3 (configuration_kimi_k25.py)");
+    model_type = "deepseek_v3";
+  }
   rd.r.model_type = model_type;
   rd.defs = model_defaults(model_type);
   const ModelDefaults* defs = rd.defs;

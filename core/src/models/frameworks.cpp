@@ -255,6 +255,15 @@ Partial vllm_side(const RopeConfig& c, long long /*length*/, const FrameworkCont
       break;
     }
   }
+  // Query scaling beside RoPE (QueryScaling): vLLM issue #48621 and its Llama 4 model code.
+  if (c.query_scaling.active()) {
+    if (c.query_scaling.nope_layers_only)
+      r.notes.push_back("Llama 4 query temperature as transformers (p + 1), but vLLM takes the switch from "
+                        "generation_config, else turns it on only when max_model_len > 32768");
+    else
+      r.notes.push_back("llama_4_scaling_beta is applied only for Mistral-format params.json; with this config.json "
+                        "vLLM scales no queries (issue #48621)");
+  }
   return p;
 }
 
@@ -296,7 +305,12 @@ Partial llamacpp_side(const RopeConfig& c, long long /*length*/, const Framework
         p.freq_cause = "llama.cpp always rounds YaRN's ramp bounds (ggml_rope_yarn_corr_dims floors/ceils; the "
                        "converter drops truncate = false)";
       const double mad = ctx.deepseek_attention ? s.mscale_all_dim.value_or(0.0) : 0.0;
-      if (mad != 0.0) {
+      if (ctx.model_type == "ministral3" && s.mscale_all_dim && *s.mscale_all_dim != 0.0) {
+        // conversion/mistral3.py writes rope.scaling.yarn_log_multiplier = mscale_all_dim: the
+        // magnitude ratio as transformers', and no DeepSeek softmax factor.
+        r.attention_factor = get_mscale(s.factor, s.mscale.value_or(1.0)) / get_mscale(s.factor, *s.mscale_all_dim);
+        r.logit_scale = r.attention_factor * r.attention_factor;
+      } else if (mad != 0.0) {
         // [TAG_DEEPSEEK2_YARN_LOG_MUL_FIX]: mscale is assumed 1, except for the DEEPSEEK2 architecture
         // (DeepSeek-V2 and V3) with mscale_all_dim ≠ 1, where mscale = mscale_all_dim: the ratio is 1.
         const double m = mad;
@@ -371,6 +385,14 @@ Partial llamacpp_side(const RopeConfig& c, long long /*length*/, const Framework
                             "attention_factor";
       break;
     }
+  }
+  if (c.query_scaling.active()) {
+    if (c.query_scaling.nope_layers_only)
+      r.notes.push_back("Llama 4 query temperature with 8192 / 0.1 / p + 1 hard-coded and every 4th layer NoPE; the "
+                        "config's values are not read");
+    else
+      r.notes.push_back("llama_4_scaling_beta written as attention.temperature_scale (length: "
+                        "rope.scaling.original_context_length): queries scaled as in transformers");
   }
   return p;
 }

@@ -28,7 +28,7 @@ LayerRow row_for(long long index, const std::string& attention, bool rotary, lon
   if (rotary) {
     r.theta = rope.theta;
     r.scaling = rope.scaling.type;
-    r.rotary_dims = rope.rotary_dim();
+    r.rotary_dims = 2 * rope.rotating_pairs();  // proportional: only the pairs that turn
   }
   return r;
 }

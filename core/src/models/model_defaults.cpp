@@ -22,7 +22,12 @@ constexpr const char* kGptOssYarn =
     R"({"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0, "truncate": false,
         "original_max_position_embeddings": 4096})";
 
-const std::array<ModelDefaults, 24> kDefaults = {{
+// Ministral3Config.__post_init__'s rope_parameters when config.json has none.
+constexpr const char* kMinistral3Yarn =
+    R"({"type": "yarn", "rope_theta": 1000000.0, "factor": 16.0, "original_max_position_embeddings": 16384,
+        "beta_fast": 32.0, "beta_slow": 1.0, "mscale_all_dim": 1.0, "mscale": 1.0, "llama_4_scaling_beta": 0.1})";
+
+const std::array<ModelDefaults, 34> kDefaults = {{
     {"llama", "LlamaConfig (configuration_llama.py)", 10000.0, std::nullopt, std::nullopt, 4096, 32, 32, 2048, 1.0,
      std::nullopt, std::nullopt, PC::HalfSplit, kRotateHalf, LR::Uniform, 0, std::nullopt, false, 0, nullptr},
     {"llama4_text", "Llama4TextConfig (configuration_llama4.py; default_theta 500000)", 500000.0, std::nullopt, 128,
@@ -89,6 +94,42 @@ const std::array<ModelDefaults, 24> kDefaults = {{
     {"qwen2_moe", "Qwen2MoeConfig (configuration_qwen2_moe.py)", 10000.0, std::nullopt, std::nullopt, 2048, 16, 24,
      32768, 1.0, std::nullopt, std::nullopt, PC::HalfSplit, kRotateHalf, LR::SlidingFromMaxWindowLayers, 21, 4096,
      false, 0, nullptr},
+    // The third wave's families, read at huggingface/transformers@decba1d2 (5.16.0.dev0).
+    {"gemma4_text",
+     "Gemma4TextConfig (configuration_gemma4.py; rope_parameters full proportional p 0.25 theta 1e6, sliding default "
+     "theta 1e4; global_head_dim 512)",
+     1000000.0, 10000.0, 256, 2304, 8, 30, 131072, 1.0, std::nullopt, std::nullopt, PC::HalfSplit, kRotateHalf,
+     LR::SlidingUnlessNth, 6, 512, false, 0, nullptr},
+    {"gemma3n_text", "Gemma3nTextConfig (configuration_gemma3n.py; default_theta global 1000000, local 10000)",
+     1000000.0, 10000.0, 256, 2048, 8, 35, 32768, 1.0, std::nullopt, std::nullopt, PC::HalfSplit, kRotateHalf,
+     LR::SlidingUnlessNth, 5, 512, false, 0, nullptr},
+    {"qwen3_5_text", "Qwen3_5TextConfig (configuration_qwen3_5.py; partial_rotary_factor 0.25 set at the top level)",
+     10000.0, std::nullopt, 256, 4096, 16, 32, 32768, 0.25, std::nullopt, std::nullopt, PC::HalfSplit, kRotateHalf,
+     LR::LinearUnlessNth, 4, std::nullopt, false, 0, nullptr, true},
+    {"qwen3_5_moe_text",
+     "Qwen3_5MoeTextConfig (configuration_qwen3_5_moe.py; partial_rotary_factor 0.25 set at the top level)", 10000.0,
+     std::nullopt, 256, 2048, 16, 40, 32768, 0.25, std::nullopt, std::nullopt, PC::HalfSplit, kRotateHalf,
+     LR::LinearUnlessNth, 4, std::nullopt, false, 0, nullptr, true},
+    {"qwen3_next", "Qwen3NextConfig (configuration_qwen3_next.py; partial_rotary_factor 0.25 set at the top level)",
+     10000.0, std::nullopt, 256, 2048, 16, 48, 32768, 0.25, std::nullopt, std::nullopt, PC::HalfSplit, kRotateHalf,
+     LR::LinearUnlessNth, 4, std::nullopt, false, 0, nullptr, true},
+    {"smollm3", "SmolLM3Config (configuration_smollm3.py; default_theta 2000000)", 2000000.0, std::nullopt,
+     std::nullopt, 2048, 16, 36, 32768, 1.0, std::nullopt, std::nullopt, PC::HalfSplit, kRotateHalf,
+     LR::NoRopeEveryNthDense, 4, std::nullopt, false, 0, nullptr},
+    {"exaone4", "Exaone4Config (configuration_exaone4.py; global layers NoPE when sliding_window is set)", 10000.0,
+     std::nullopt, std::nullopt, 4096, 32, 32, 2048, 1.0, std::nullopt, std::nullopt, PC::HalfSplit, kRotateHalf,
+     LR::SlidingUnlessNth, 4, 4096, true, 0, nullptr},
+    {"ministral3", "Ministral3Config (configuration_ministral3.py; yarn x16 from 16384, llama_4_scaling_beta 0.1)",
+     1000000.0, std::nullopt, 128, 4096, 32, 34, 262144, 1.0, std::nullopt, std::nullopt, PC::HalfSplit, kRotateHalf,
+     LR::Uniform, 0, std::nullopt, false, 0, kMinistral3Yarn},
+    {"glm4v_moe_text", "Glm4vMoeTextConfig (configuration_glm4v_moe.py; partial_rotary_factor 0.5 set at the top level)",
+     10000.0, std::nullopt, std::nullopt, 4096, 96, 46, 65536, 0.5, std::nullopt, std::nullopt, PC::HalfSplit,
+     "apply_rotary_pos_emb on the first rotary_dim dims, rotate_half (modeling_glm4v_moe.py)", LR::Uniform, 0,
+     std::nullopt, false, 0, nullptr, true},
+    {"glm4_moe", "Glm4MoeConfig (configuration_glm4_moe.py; partial_rotary_factor 0.5 set at the top level)", 10000.0,
+     std::nullopt, std::nullopt, 4096, 96, 46, 131072, 0.5, std::nullopt, std::nullopt, PC::HalfSplit,
+     "rotate_half on the first rotary_dim dims (modeling_glm4_moe.py)", LR::Uniform, 0, std::nullopt, false, 0,
+     nullptr, true},
 }};
 
 }  // namespace
@@ -111,6 +152,11 @@ std::string text_model_type(const std::string& model_type) {
   if (model_type == "gemma3") return "gemma3_text";
   if (model_type == "llama4") return "llama4_text";
   if (model_type == "mistral3") return "mistral";
+  if (model_type == "gemma4") return "gemma4_text";
+  if (model_type == "gemma3n") return "gemma3n_text";
+  if (model_type == "qwen3_5") return "qwen3_5_text";
+  if (model_type == "qwen3_5_moe") return "qwen3_5_moe_text";
+  if (model_type == "glm4v_moe") return "glm4v_moe_text";
   return model_type;
 }
 

@@ -149,8 +149,10 @@ void validate(const RopeConfig& c) {
   if (s.type == RopeType::Yarn) {
     require_finite_above("rope_scaling.beta_fast", s.beta_fast, 0.0);
     require_finite_above("rope_scaling.beta_slow", s.beta_slow, 0.0);
-    if (!(s.beta_fast > s.beta_slow))
-      reject("rope_scaling.beta_fast", fmt(s.beta_fast), "greater than beta_slow = " + fmt(s.beta_slow));
+    // Equal bounds are accepted (Kimi K2 ships beta_fast = beta_slow = 1): HF then widens the
+    // zero-width ramp by 0.001. An inverted ramp is refused (HF only warns).
+    if (!(s.beta_fast >= s.beta_slow))
+      reject("rope_scaling.beta_fast", fmt(s.beta_fast), "at least beta_slow = " + fmt(s.beta_slow));
     if (s.mscale) require_finite_at_least("rope_scaling.mscale", *s.mscale, 0.0);
     if (s.mscale_all_dim) require_finite_at_least("rope_scaling.mscale_all_dim", *s.mscale_all_dim, 0.0);
   }

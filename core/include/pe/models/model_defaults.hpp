@@ -23,6 +23,8 @@ enum class LayerRule {
   SlidingUnlessNth,    // gemma3 (6), cohere2 (4): layer i slides unless (i + 1) % period == 0
   NoRopeEveryNth,      // llama4: layer i has no RoPE when (i + 1) % no_rope_layer_interval == 0
   SlidingFromMaxWindowLayers,  // qwen2 / qwen3: layers i >= max_window_layers slide when use_sliding_window
+  LinearUnlessNth,     // qwen3_next, qwen3_5: linear attention (no RoPE) unless (i + 1) % full_attention_interval == 0
+  NoRopeEveryNthDense,  // smollm3: no_rope_layers, default no RoPE when (i + 1) % no_rope_layer_interval == 0; all full
 };
 
 struct ModelDefaults {
