@@ -43,6 +43,7 @@ const unsigned short* math_glyph_ranges() {
       0x2070, 0x209F,  // Super/subscripts
       0x2190, 0x21FF,  // Arrows
       0x2200, 0x22FF,  // Mathematical operators (≤ ≥ ≈ √ ∞ ∑ −)
+      0x2308, 0x230B,  // Ceiling and floor brackets (⌈ ⌉ ⌊ ⌋: Liu et al.'s critical dimension, query scaling)
       0x25A0, 0x25FF,  // Geometric shapes (▶ ■)
       0x27E8, 0x27E9,  // ⟨ ⟩
       0,
