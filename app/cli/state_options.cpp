@@ -60,6 +60,10 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
   cli.add_option("--patch-row", o.patch_row, "rope-2d: query patch row, 0 ... grid_rows-1");
   cli.add_option("--patch-col", o.patch_col, "rope-2d: query patch column, 0 ... grid_cols-1");
   cli.add_option("--qk", o.qk, "rope-2d: q and k: identical | random | mean-identical | mean-random");
+  cli.add_option("--weights", o.weights,
+                 "frequency-usage: the trained model whose q/k weights are read: a model folder (config.json + safetensors), "
+                 "a .safetensors or .gguf file, or ORG/NAME in the local Hugging Face cache");
+  cli.add_option("--weights-layer", o.weights_layer, "frequency-usage: the layer whose heads x pairs are shown (0-based)");
   cli.add_flag("--light", o.light, "Light theme");
   cli.add_flag("--grid", o.grid, "Show a 2x2 grid of views instead of tabs (in the GUI)");
   cli.add_flag("--no-pixel-mean", o.no_pixel_mean, "Point-sample heatmaps instead of the per-pixel mean");
@@ -259,6 +263,15 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
     s.walkthrough_step = *o.walkthrough_step - 1;
   }
   apply_multimodal_overrides(s, o);
+  if (o.weights) {
+    if (o.weights->empty()) throw pe::InvalidArgument("weights", "\"\"", "a model folder, a .safetensors or .gguf file, or ORG/NAME");
+    s.weights = *o.weights;
+    if (!o.view) s.view = "frequency-usage";  // what --weights is for, unless another view is asked for
+  }
+  if (o.weights_layer) {
+    if (*o.weights_layer < 0) throw pe::InvalidArgument("weights-layer", std::to_string(*o.weights_layer), "a layer index >= 0");
+    s.weights_layer = *o.weights_layer;
+  }
   if (o.light) s.dark_theme = false;
   if (o.grid) s.grid = true;
   if (o.no_pixel_mean) s.pixel_mean = false;

@@ -23,6 +23,9 @@ struct StateOverrides {
   std::optional<std::string> scheme, sections, prompt, rope_index, qk;
   std::optional<double> sample_fps;
   std::optional<long long> merge_size, prompt_token, grid_rows, grid_cols, patch_row, patch_col;
+  // Frequency usage (issue 26): the weights read (a path or ORG/NAME) and the layer shown.
+  std::optional<std::string> weights;
+  std::optional<long long> weights_layer;
   bool light = false;
   bool grid = false;
   bool no_pixel_mean = false;

@@ -81,6 +81,10 @@ const std::vector<Setter>& setters() {
       {{"patch-row", Kind::Integer, true}, [](StateOverrides& o, const std::string&, double v) { o.patch_row = whole(v); }},
       {{"patch-col", Kind::Integer, true}, [](StateOverrides& o, const std::string&, double v) { o.patch_col = whole(v); }},
       {{"qk", Kind::Text}, [](StateOverrides& o, const std::string& t, double) { o.qk = t; }},
+      // Frequency usage (issue 26): a model's weights (a path, relative to the lesson when it is
+      // there, or ORG/NAME in the Hugging Face cache) and the layer shown.
+      {{"weights", Kind::Text}, [](StateOverrides& o, const std::string& t, double) { o.weights = t; }},
+      {{"weights-layer", Kind::Integer, true}, [](StateOverrides& o, const std::string&, double v) { o.weights_layer = whole(v); }},
   };
   return table;
 }
@@ -132,6 +136,11 @@ void apply_slide_settings(AppState& state, const pe::Lesson& lesson, std::size_t
     if (s.key == "config" || s.key == "gguf") {
       const std::filesystem::path p(text);
       if (p.is_relative()) text = (std::filesystem::path(lesson.file).parent_path() / p).string();
+    }
+    if (s.key == "weights" && std::filesystem::path(text).is_relative()) {
+      std::error_code ec;
+      const std::filesystem::path beside = std::filesystem::path(lesson.file).parent_path() / text;
+      if (std::filesystem::exists(beside, ec)) text = beside.string();  // else ORG/NAME, or a path from where pe-viz runs
     }
     try {
       setter->set(o, text, s.number.value_or(0.0));

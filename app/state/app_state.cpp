@@ -203,6 +203,7 @@ std::string validate_state(const AppState& s) {
         throw pe::InvalidArgument(t == &s.tokens ? "tokens" : "tokens_b", std::to_string(n) + " words",
                                   "1 ... " + std::to_string(kMaxTokens) + " words");
     }
+    pe::require_in_range("weights_layer", s.weights_layer, 0, 1000000);
     pe::require_theta("theta_low", s.theta_low);
     pe::require_theta("theta_high", s.theta_high);
     if (s.mistake != "seed-004" && s.mistake != "seed-001")

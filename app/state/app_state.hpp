@@ -83,6 +83,11 @@ struct AppState {
   long long grid_rows = 24, grid_cols = 32;  // rope-2d's patch grid (after merging)
   long long patch_row = 8, patch_col = 12;   // rope-2d's query patch
   std::string qk = "mean-identical";         // rope-2d's q·k: identical | random | mean-identical | mean-random
+  // Frequency usage (issue 26): the trained model whose q/k weights are read — a model folder,
+  // a .safetensors or .gguf file, or ORG/NAME in the local Hugging Face cache ("" none) — and
+  // the layer whose heads are shown (a layer index of that model).
+  std::string weights;
+  long long weights_layer = 0;
   // Display
   ColormapChoice colormap = ColormapChoice::RdBu;
   bool pixel_mean = true;

@@ -202,6 +202,9 @@ std::string session_to_json(const AppState& s) {
       {"patch_row", s.patch_row},
       {"patch_col", s.patch_col},
       {"qk", s.qk},
+      // Frequency usage (issue 26)
+      {"weights", s.weights},
+      {"weights_layer", s.weights_layer},
   };
   // Tokens and file names may hold any bytes (command line, directory names); invalid UTF-8
   // becomes U+FFFD instead of a json::type_error that would lose the whole session.
@@ -285,6 +288,8 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
     else if (key == "patch_row") s.patch_row = get_as<long long>(v, k);
     else if (key == "patch_col") s.patch_col = get_as<long long>(v, k);
     else if (key == "qk") s.qk = get_as<std::string>(v, k);
+    else if (key == "weights") s.weights = get_as<std::string>(v, k);
+    else if (key == "weights_layer") s.weights_layer = get_as<long long>(v, k);
     else if (key == "ui_scale") s.ui_scale = float(get_as<double>(v, k));
     else if (key == "colormap") {
       const std::string c = get_as<std::string>(v, k);

@@ -1,0 +1,303 @@
+#include "state/weights_usage.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <cstdio>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <memory>
+#include <numbers>
+#include <optional>
+#include <thread>
+
+#include "pe/models/hf_cache.hpp"
+#include "pe/models/layer_plan.hpp"
+#include "pe/weights/byte_source.hpp"
+#include "pe/weights/weights_error.hpp"
+#include "platform/frame_pacing.hpp"
+#include "platform/worker.hpp"
+
+namespace app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return s;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// "ORG/NAME" or "ORG/NAME@REV": one slash, not a path's start.
+bool reads_as_model_name(const std::string& s) {
+  if (s.empty() || s[0] == '/' || s[0] == '.' || s[0] == '~') return false;
+  const std::string name = s.substr(0, s.find('@'));
+  return std::count(name.begin(), name.end(), '/') == 1 && name.back() != '/';
+}
+
+}  // namespace
+
+pe::OpenedWeights open_weights_source(const std::string& source) {
+  if (source.empty()) throw pe::WeightsError("", "", "no weights given: a model folder, a .safetensors or .gguf file, or ORG/NAME");
+  std::error_code ec;
+  if (fs::exists(source, ec)) return pe::open_weights(source);
+  if (!reads_as_model_name(source)) throw pe::WeightsError(source, "", "no such file or folder");
+  // Not on disk: a model in the local Hugging Face cache (its snapshot folder holds the
+  // config.json and the safetensors files, as links into the cache's blobs).
+  pe::CachedModel cached;
+  try {
+    cached = pe::resolve_cached_model(source);
+  } catch (const pe::HfCacheError& e) {
+    // The cache's message says what was tried; its advice is about config.json alone, and the
+    // weights need the safetensors files too.
+    std::string why = e.what();
+    if (why.rfind("model: ", 0) == 0) why.erase(0, 7);
+    if (const auto advice = why.find(" Download its config.json"); advice != std::string::npos) why.erase(advice);
+    throw pe::WeightsError(source, "", "no such file or folder, nor a model in the local Hugging Face cache (" + why +
+                                           " `hf download " + source.substr(0, source.find('@')) + "` fetches the model)");
+  }
+  return pe::open_weights(cached.snapshot_dir);
+}
+
+pe::OpenedWeights open_gguf_source(const std::string& path) { return pe::open_gguf_weights(pe::map_file(path)); }
+
+bool is_weights_path(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return true;
+  const std::string l = lower(path);
+  return ends_with(l, ".safetensors") || ends_with(l, ".safetensors.index.json");
+}
+
+WeightsUsage measure_opened(const pe::OpenedWeights& opened, const std::string& source, const pe::WeightsReadOptions& options) {
+  WeightsUsage out;
+  out.source = source;
+  out.config = opened.config_path.string();
+  try {
+    const auto start = std::chrono::steady_clock::now();
+    out.usage = pe::measure_frequency_usage(*opened.tensors, opened.model, options);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.summary = pe::summarize_usage(out.usage);
+  } catch (const pe::WeightsCancelled&) {
+    out.cancelled = true;
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  return out;
+}
+
+WeightsUsage measure_weights(const std::string& source, const pe::WeightsReadOptions& options) {
+  pe::OpenedWeights opened;
+  try {
+    opened = open_weights_source(source);
+  } catch (const std::exception& e) {
+    WeightsUsage out;
+    out.source = source;
+    out.error = e.what();
+    return out;
+  }
+  return measure_opened(opened, source, options);
+}
+
+// ---- The GUI's reading ------------------------------------------------------------------
+
+namespace {
+
+struct Progress {
+  std::atomic<bool> cancel{false};
+  std::atomic<double> fraction{0.0};
+  std::atomic<std::uint64_t> bytes_read{0}, bytes_total{0};
+  std::atomic<long long> layer{0}, layers{0};
+};
+
+struct Job {
+  std::string source;
+  std::shared_ptr<Progress> progress;
+  std::future<WeightsUsage> future;
+};
+
+struct Readings {
+  std::map<std::string, WeightsUsage> done;  // by source, at most a few
+  std::optional<Job> job;
+  std::vector<std::future<WeightsUsage>> retiring;  // cancelled jobs finishing their batch
+  // Quitting mid-read waits for one batch, not for the rest of the checkpoint.
+  ~Readings() {
+    if (job) job->progress->cancel = true;
+  }
+};
+
+Readings& readings() {
+  static Readings r;
+  return r;
+}
+
+// The GUI keeps a core for itself: frames stay smooth while a big checkpoint is read.
+int gui_threads() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n > 2 ? static_cast<int>(n - 1) : 1;
+}
+
+WeightsUsage read_source(const std::string& source, const std::shared_ptr<Progress>& progress) {
+  pe::WeightsReadOptions o;
+  o.threads = gui_threads();
+  o.progress = [progress](const pe::WeightsProgress& p) {
+    progress->fraction = p.fraction;
+    progress->bytes_read = p.bytes_read;
+    progress->bytes_total = p.bytes_total;
+    progress->layer = p.layer;
+    return !progress->cancel.load();
+  };
+  pe::OpenedWeights opened;
+  try {
+    opened = open_weights_source(source);
+  } catch (const std::exception& e) {
+    WeightsUsage out;
+    out.source = source;
+    out.error = e.what();
+    return out;
+  }
+  progress->layers = opened.model.shape.num_hidden_layers;
+  if (progress->cancel) {
+    WeightsUsage out;
+    out.source = source;
+    out.cancelled = true;
+    return out;
+  }
+  return measure_opened(opened, source, o);
+}
+
+void keep(Readings& r, WeightsUsage result) {
+  if (r.done.size() >= 4) r.done.erase(r.done.begin());
+  const std::string source = result.source;
+  r.done[source] = std::move(result);
+}
+
+void sweep_retiring(Readings& r) {
+  std::erase_if(r.retiring, [](std::future<WeightsUsage>& f) { return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready; });
+}
+
+}  // namespace
+
+WeightsStatus weights_status(const std::string& source, bool wait) {
+  Readings& r = readings();
+  sweep_retiring(r);
+  WeightsStatus status;
+  if (r.job && r.job->source != source) {
+    // Another model is asked for: the one under way stops at its next batch.
+    r.job->progress->cancel = true;
+    r.retiring.push_back(std::move(r.job->future));
+    r.job.reset();
+  }
+  if (r.job && (wait || r.job->future.wait_for(std::chrono::seconds(0)) == std::future_status::ready)) {
+    keep(r, r.job->future.get());
+    r.job.reset();
+  }
+  if (const auto it = r.done.find(source); it != r.done.end()) {
+    status.result = &it->second;
+    return status;
+  }
+  if (!r.job) {
+    auto progress = std::make_shared<Progress>();
+    if (wait) {
+      keep(r, read_source(source, progress));
+      status.result = &r.done.at(source);
+      return status;
+    }
+    r.job = Job{source, progress, start_worker([source, progress] {
+                  WeightsUsage u = read_source(source, progress);
+                  wake_gui();
+                  return u;
+                })};
+    // (Where there are no threads the work ran in place: the result is ready now.)
+    if (r.job->future.wait_for(std::chrono::seconds(0)) == std::future_status::ready) return weights_status(source, false);
+  }
+  const Progress& p = *r.job->progress;
+  status.reading = true;
+  status.fraction = p.fraction;
+  status.bytes_read = p.bytes_read;
+  status.bytes_total = p.bytes_total;
+  status.layer = p.layer;
+  status.layers = p.layers;
+  return status;
+}
+
+void cancel_weights_reading() {
+  Readings& r = readings();
+  if (r.job) r.job->progress->cancel = true;
+}
+
+void forget_weights(const std::string& source) { readings().done.erase(source); }
+
+namespace {
+
+std::string number17(double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (std::isnan(v)) return "nan";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string weights_csv_header() {
+  return "layer,kind,head,kv_head,pair,inv_freq,original_inv_freq,wavelength,beyond_context,norm";
+}
+
+std::string weights_csv(const WeightsUsage& w) {
+  const pe::FrequencyUsage& u = w.usage;
+  std::string out = weights_csv_header() + "\n";
+  for (std::size_t e = 0; e < u.layer_index.size(); ++e) {
+    if (!u.layer_attention[e]) continue;
+    const std::string layer = std::to_string(u.layer_index[e]);
+    const Eigen::ArrayXXd& q = u.q_pair_norms[e];
+    const Eigen::ArrayXXd& k = u.k_pair_norms[e];
+    const Eigen::ArrayXd& f = u.layer_inv_freq[e];
+    const Eigen::ArrayXd& f0 = u.layer_original_inv_freq[e];
+    const long long heads = q.rows(), kv = k.rows(), pairs = q.cols();
+    const long long group = kv > 0 ? std::max<long long>(heads / kv, 1) : 1;
+    const auto pair_cells = [&](long long j) {
+      const double wl = f0[j] > 0 ? 2.0 * std::numbers::pi / f0[j] : std::numeric_limits<double>::infinity();
+      return std::to_string(j) + "," + number17(f[j]) + "," + number17(f0[j]) + "," + number17(wl) + "," +
+             (wl > double(u.training_context) ? "true" : "false");
+    };
+    for (long long h = 0; h < heads; ++h)
+      for (long long j = 0; j < pairs; ++j)
+        out += layer + ",q," + std::to_string(h) + "," + std::to_string(std::min(h / group, kv - 1)) + "," + pair_cells(j) + "," +
+               number17(q(h, j)) + "\n";
+    for (long long h = 0; h < kv; ++h)
+      for (long long j = 0; j < pairs; ++j)
+        out += layer + ",k," + std::to_string(h) + "," + std::to_string(h) + "," + pair_cells(j) + "," + number17(k(h, j)) + "\n";
+    const Eigen::ArrayXd& qn = u.q_nonrotary_norms[e];
+    const Eigen::ArrayXd& kn = u.k_nonrotary_norms[e];
+    if ((qn > 0).any() || (kn > 0).any()) {
+      for (Eigen::Index h = 0; h < qn.size(); ++h)
+        out += layer + ",q_nonrotary," + std::to_string(h) + "," + std::to_string(std::min<long long>(h / group, kv - 1)) + ",,,,,," +
+               number17(qn[h]) + "\n";
+      for (Eigen::Index h = 0; h < kn.size(); ++h)
+        out += layer + ",k_nonrotary," + std::to_string(h) + "," + std::to_string(h) + ",,,,,," + number17(kn[h]) + "\n";
+    }
+  }
+  return out;
+}
+
+std::string byte_count(std::uint64_t bytes) {
+  char buf[64];
+  const double b = static_cast<double>(bytes);
+  if (bytes >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.2f GiB", b / double(1ull << 30));
+  else if (bytes >= (1ull << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", b / double(1ull << 20));
+  else if (bytes >= (1ull << 10)) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
+  else std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(bytes));
+  return buf;
+}
+
+std::string pair_ranges(const std::vector<long long>& pairs) { return pe::format_layer_ranges(pairs); }
+
+}  // namespace app

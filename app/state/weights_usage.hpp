@@ -1,0 +1,79 @@
+#pragma once
+// Which rotary frequencies a trained model's q/k weights use (issue 26), for `pe-viz weights`
+// and the frequency-usage view: where a weights source is (a path or a Hugging Face cache
+// model), the measure read from it (pe/weights), and — for the GUI — one reading at a time on
+// a worker thread with its progress and a way to cancel it, so no frame waits for a 16 GB
+// checkpoint. Results are cached per source; exports and CSV wait for theirs.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pe/weights/frequency_usage.hpp"
+#include "pe/weights/open_weights.hpp"
+
+namespace app {
+
+// What `--weights`, the session key "weights" and a dropped path name: a model folder, a
+// .safetensors file, a model.safetensors.index.json, a .gguf, or ORG/NAME[@REVISION] in the
+// local Hugging Face cache (offline). A path that exists is opened as it is; anything else
+// that reads as a model name is looked up in the cache. Throws pe::WeightsError (naming the
+// file, the tensor, the config.json) or pe::HfCacheError (naming the paths tried).
+pe::OpenedWeights open_weights_source(const std::string& source);
+// A GGUF file, whatever its name ends with (`pe-viz weights --gguf FILE`).
+pe::OpenedWeights open_gguf_source(const std::string& path);
+
+// Whether a dropped path is weights rather than a config: a folder, a .safetensors file or a
+// *.safetensors.index.json (a .gguf is both: its config and its weights).
+bool is_weights_path(const std::string& path);
+
+// One measured model: the numbers, their per-layer summary, and how the read went.
+struct WeightsUsage {
+  std::string source;  // as given (a path or ORG/NAME)
+  std::string config;  // the config.json read ("" for GGUF)
+  std::string error;   // why it could not be read ("" when it was)
+  bool cancelled = false;
+  pe::FrequencyUsage usage;
+  std::vector<pe::LayerUsage> summary;  // summarize_usage(usage)
+  double seconds = 0.0;                 // reading the q/k weights
+  bool ok() const { return error.empty() && !cancelled; }
+};
+
+// Opens and measures `source` here and now (the CLI; errors are returned, not thrown).
+WeightsUsage measure_weights(const std::string& source, const pe::WeightsReadOptions& options = {});
+WeightsUsage measure_opened(const pe::OpenedWeights& opened, const std::string& source, const pe::WeightsReadOptions& options);
+
+// The GUI's reading of a source.
+struct WeightsStatus {
+  const WeightsUsage* result = nullptr;  // the finished reading (error or cancel included); nullptr while reading
+  bool reading = false;
+  double fraction = 0.0;  // of the q/k bytes
+  std::uint64_t bytes_read = 0, bytes_total = 0;
+  long long layer = 0, layers = 0;
+};
+// The result for `source`, starting a worker thread for it when there is none (one reading
+// at a time: asking for another source cancels the one under way). `wait`: finish the work
+// on this thread now (exports, CSV). Call from the GUI thread only.
+WeightsStatus weights_status(const std::string& source, bool wait);
+// Stops the reading under way (it ends as a cancelled result).
+void cancel_weights_reading();
+// Forgets the result for `source` (a cancelled or failed reading tried again, a file rewritten).
+void forget_weights(const std::string& source);
+
+// The numbers as one tidy table, a row per (layer, kind, head, pair), for pandas
+// (pd.read_csv) or R: columns
+//   layer, kind, head, kv_head, pair, inv_freq, original_inv_freq, wavelength, beyond_context, norm
+// kind q / k: a rotary pair's norm √(‖W[a]‖² + ‖W[b]‖²) of query head `head` (kv_head: the key
+// head it attends with) or of key head `head`; q_nonrotary / k_nonrotary (only in layers with
+// non-rotary dims): the norm of the head's other rows, pair and frequencies empty. inv_freq is
+// the layer's frequency as rotated at the full context, original_inv_freq unscaled,
+// wavelength = 2π / original_inv_freq ("inf" for a pair that does not turn), beyond_context
+// whether it exceeds the training context. Numbers with 17 significant digits.
+std::string weights_csv_header();
+std::string weights_csv(const WeightsUsage& usage);
+
+// Formatting shared by the CLI and the view.
+std::string byte_count(std::uint64_t bytes);  // "1.25 GiB", "120 KiB", "512 bytes"
+// "0, 2-5, 9" for sorted pair indices.
+std::string pair_ranges(const std::vector<long long>& pairs);
+
+}  // namespace app
