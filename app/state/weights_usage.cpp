@@ -77,8 +77,10 @@ bool is_weights_path(const std::string& path) {
 }
 
 WeightsUsage measure_opened(const pe::OpenedWeights& opened, const std::string& source, const pe::WeightsReadOptions& options) {
+  static std::atomic<unsigned long long> readings{0};
   WeightsUsage out;
   out.source = source;
+  out.serial = ++readings;
   out.config = opened.config_path.string();
   try {
     const auto start = std::chrono::steady_clock::now();

@@ -35,6 +35,7 @@ struct WeightsUsage {
   pe::FrequencyUsage usage;
   std::vector<pe::LayerUsage> summary;  // summarize_usage(usage)
   double seconds = 0.0;                 // reading the q/k weights
+  unsigned long long serial = 0;        // a number no other reading in this process has (caches key on it)
   bool ok() const { return error.empty() && !cancelled; }
 };
 

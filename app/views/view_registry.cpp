@@ -32,6 +32,7 @@ const ViewInfo& mrope_positions_view();
 const ViewInfo& rope_2d_view();
 const ViewInfo& inspector_view();
 const ViewInfo& layers_view();
+const ViewInfo& frequency_usage_view();
 
 namespace {
 
@@ -47,7 +48,7 @@ const std::vector<ViewInfo>& registry() {
       // Multimodal (issue 12): which axis each pair follows, the prompt's ids, 2D scores.
       mrope_layout_view(),   mrope_positions_view(), rope_2d_view(),
       // Model (issue 15): what the loaded model's config says, per framework and per layer.
-      inspector_view(),      layers_view(),
+      inspector_view(),      layers_view(),      frequency_usage_view(),
   };
   return views;
 }
