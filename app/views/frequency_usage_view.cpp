@@ -581,7 +581,9 @@ void draw_frequency_usage_view(ViewContext& ctx) {
     ImGui::SameLine();
   }
   ImGui::PushTextWrapPos(0.0f);
-  const std::string took = w.seconds < 1.0 ? formatted("%.0f ms", 1000.0 * w.seconds) : formatted("%.1f s", w.seconds);
+  const std::string took = w.seconds < 0.01 ? formatted("%.2f ms", 1000.0 * w.seconds)
+                           : w.seconds < 1.0 ? formatted("%.0f ms", 1000.0 * w.seconds)
+                                             : formatted("%.1f s", w.seconds);
   ImGui::Text("%s: %s, pairs stored %s; %lld layers × %lld query / %lld key heads × %lld pairs; %s of q/k read in %s", u.source.c_str(),
               u.dtype.c_str(), u.convention.c_str(), u.layers, u.heads, u.kv_heads, p.pairs, byte_count(u.bytes_read).c_str(), took.c_str());
   ImGui::PopTextWrapPos();
