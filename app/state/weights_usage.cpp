@@ -19,7 +19,6 @@
 #include "pe/weights/byte_source.hpp"
 #include "pe/weights/weights_error.hpp"
 #include "platform/frame_pacing.hpp"
-#include "platform/worker.hpp"
 
 namespace app {
 
@@ -175,6 +174,18 @@ WeightsUsage read_source(const std::string& source, const std::shared_ptr<Progre
   return measure_opened(opened, source, o);
 }
 
+// The reading's own thread; where there are none (the single-threaded browser build) the
+// work runs in place and the future comes back ready.
+template <class Work>
+std::future<WeightsUsage> start_reading(Work work) {
+  if (!pe::weights_threads_available()) {
+    std::promise<WeightsUsage> done;
+    done.set_value(work());
+    return done.get_future();
+  }
+  return std::async(std::launch::async, std::move(work));
+}
+
 void keep(Readings& r, WeightsUsage result) {
   if (r.done.size() >= 4) r.done.erase(r.done.begin());
   const std::string source = result.source;
@@ -212,7 +223,7 @@ WeightsStatus weights_status(const std::string& source, bool wait) {
       status.result = &r.done.at(source);
       return status;
     }
-    r.job = Job{source, progress, start_worker([source, progress] {
+    r.job = Job{source, progress, start_reading([source, progress] {
                   WeightsUsage u = read_source(source, progress);
                   wake_gui();
                   return u;
