@@ -31,6 +31,8 @@ namespace app {
 namespace {
 
 constexpr double kPRope = 0.75;  // the p-RoPE the note weighs (Barbero et al. keep ¾ of the pairs)
+// The fastest pairs p-RoPE keeps rotating: transformers' int(p · head_dim // 2), head_dim = 2·pairs.
+long long prope_kept(long long pairs) { return static_cast<long long>(std::floor(kPRope * double(2 * pairs) / 2.0)); }
 
 bool light_theme() {
   const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
@@ -119,7 +121,7 @@ const Prepared& prepare(const WeightsUsage& w) {
   p.geometric = static_cast<long long>(p.wavelength.size()) == p.pairs && is_geometric(p.wavelength);
   const std::size_t n = w.summary.size();
   p.share.assign(n * static_cast<std::size_t>(std::max<long long>(p.pairs, 1)), std::numeric_limits<float>::quiet_NaN());
-  const long long kept = p.pairs > 0 ? pe::pairs_kept(p.pairs, kPRope) : 0;
+  const long long kept = p.pairs > 0 ? prope_kept(p.pairs) : 0;
   p.prope_first = kept;
   for (std::size_t r = 0; r < n; ++r) {
     const pe::LayerUsage& l = w.summary[r];
@@ -156,7 +158,7 @@ const Prepared& prepare(const WeightsUsage& w) {
     double beyond = 0;
     for (long long j : l.pairs_beyond_context) beyond += l.qk[j];
     p.mean_beyond += beyond / l.total;
-    p.mean_prope += share_of(l, pe::pairs_kept(pairs, kPRope), pairs);
+    p.mean_prope += share_of(l, prope_kept(pairs), pairs);
   }
   if (p.measured_layers > 0) {
     const double m = double(p.measured_layers);
