@@ -1,7 +1,7 @@
 #include "pe/base/errors.hpp"
+#include "pe/base/number_text.hpp"
 
 #include <atomic>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -129,10 +129,8 @@ void require_in_range(const char* parameter, double value, double minimum, doubl
 std::string format_double(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  char buf[64];
   // Shortest text that reads back to the same double: "0.1", not "0.10000000000000001".
-  const auto result = std::to_chars(buf, buf + sizeof buf, value);
-  return std::string(buf, result.ptr);
+  return shortest_text(value);
 }
 
 std::string format_integer(long long value) { return std::to_string(value); }

@@ -1,12 +1,12 @@
 #include "pe/lessons/animation.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cctype>
 #include <cstddef>
 
 #include "pe/base/errors.hpp"
+#include "pe/base/number_text.hpp"
 
 namespace pe {
 namespace {
@@ -199,10 +199,7 @@ AnimationError::AnimationError(std::string key, std::string message)
 std::optional<double> parse_number(std::string_view text) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   if (text.empty()) return std::nullopt;
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
-  return value;
+  return parse_double(text);
 }
 
 std::string closest_name(std::string_view word, const std::vector<std::string>& names) {
