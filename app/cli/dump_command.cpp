@@ -177,7 +177,11 @@ std::string dump_json(const pe::RopeConfig& c, long long length, long long rows,
   // nlohmann prints doubles with 17 significant digits: values round-trip exactly.
   j["inv_freq"] = array_of(r.inv_freq);
   j["original_inv_freq"] = array_of(r.original_inv_freq);
-  j["wavelengths"] = array_of(2.0 * std::numbers::pi / r.inv_freq);  // tokens per full turn
+  // Tokens per full turn; null for a pair that does not turn (frequency 0: proportional RoPE).
+  json waves = json::array();
+  for (Eigen::Index i = 0; i < r.inv_freq.size(); ++i)
+    waves.push_back(r.inv_freq[i] > 0.0 ? json(2.0 * std::numbers::pi / r.inv_freq[i]) : json(nullptr));
+  j["wavelengths"] = std::move(waves);
   if (rows > 0) {
     // JSON text costs ~14× the float table in memory: cap what one dump prints.
     constexpr long long kMaxDumpEntries = 4'000'000;

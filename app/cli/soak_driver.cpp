@@ -60,6 +60,8 @@ std::vector<std::string> view_names(bool with_compare) {
 // (a user would pick another scaling; the driver keeps the state valid).
 void set_dim(pe::RopeConfig& rope, long long dim) {
   rope.head_dim = std::max<long long>(2, dim - dim % 2);
+  // A preset's partial rotary (GLM-4.5's 0.5) leaves no pair at d = 2: the whole head rotates.
+  if (rope.rotary_dim() < 2) rope.partial_rotary_factor = 1.0;
   auto& sc = rope.scaling;
   if (static_cast<long long>(sc.short_factor.size()) != rope.rotary_dim() / 2) {
     sc.short_factor.clear();
@@ -72,7 +74,13 @@ void set_dim(pe::RopeConfig& rope, long long dim) {
 void set_scaling(pe::RopeConfig& rope, pe::RopeType t, double factor) {
   if (t == pe::RopeType::LongRope && (rope.scaling.short_factor.empty() || rope.scaling.long_factor.empty())) return;
   if ((t == pe::RopeType::NtkAware || t == pe::RopeType::Dynamic) && rope.rotary_dim() < 4) return;
+  const pe::RopeType before = rope.scaling.type;
   rope.scaling.type = t;
+  // Proportional keeps int(p·d // 2) pairs: none at d = 2 with p = 0.5.
+  if (t == pe::RopeType::Proportional && rope.rotating_pairs() < 1) {
+    rope.scaling.type = before;
+    return;
+  }
   rope.scaling.factor = std::max(1.0, factor);
 }
 
@@ -80,6 +88,9 @@ void set_scaling(pe::RopeConfig& rope, pe::RopeType t, double factor) {
 void keep_scaling_valid(pe::RopeConfig& rope) {
   const auto t = rope.scaling.type;
   if ((t == pe::RopeType::NtkAware || t == pe::RopeType::Dynamic) && rope.rotary_dim() < 4) rope.scaling.type = pe::RopeType::Default;
+  if (t == pe::RopeType::Proportional && rope.rotating_pairs() < 1) rope.scaling.type = pe::RopeType::Default;
+  // Leaving proportional (which spans the whole head) can leave a partial head with no pair.
+  if (rope.rotary_dim() < 2) rope.partial_rotary_factor = 1.0;
 }
 
 }  // namespace
@@ -140,7 +151,7 @@ void drive_controls(AppState& s, long long f, long long max_dim) {
   s.play_speed = log_sweep(0.1, 50.0, triangle(u));
   for (std::size_t n = 0; n < types.size(); ++n) {
     const pe::RopeType t = types[(std::size_t(k / 41) + n) % types.size()];
-    if (t != pe::RopeType::Default && t != pe::RopeType::LongRope) {
+    if (t != pe::RopeType::Default && t != pe::RopeType::LongRope && t != pe::RopeType::Proportional) {
       s.extrapolation_method = t;
       break;
     }

@@ -44,6 +44,8 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
   cli.add_option("--line-width", o.line_width, "Plot line thickness multiplier, 1 ... 4 (projectors: 3)");
   cli.add_option("--tokens", o.tokens, "permutation: sentence A (1 ... 24 words)");
   cli.add_option("--tokens-b", o.tokens_b, "permutation: sentence B, the same words reordered");
+  cli.add_option("--p-rope", o.p_rope,
+                 "p-RoPE: keep the fastest fraction of the rotary pairs, drop the slowest (0 < p <= 1; 1 = off)");
   cli.add_option("--theta-low", o.theta_low, "theta-lesson: the low base (> 1)");
   cli.add_option("--theta-high", o.theta_high, "theta-lesson: the high base (> 1)");
   cli.add_option("--walkthrough-step", o.walkthrough_step, "walkthrough: step shown, 1 ... 5");
@@ -249,6 +251,11 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
   }
   if (o.tokens) s.tokens = *o.tokens;
   if (o.tokens_b) s.tokens_b = *o.tokens_b;
+  if (o.p_rope) {
+    if (!std::isfinite(*o.p_rope) || *o.p_rope <= 0.0 || *o.p_rope > 1.0)
+      throw pe::InvalidArgument("p-rope", pe::format_double(*o.p_rope), "0 < p <= 1 (the fraction of pairs kept)");
+    s.p_rope = *o.p_rope;
+  }
   if (o.theta_low) {
     pe::require_theta("theta-low", *o.theta_low);
     s.theta_low = *o.theta_low;

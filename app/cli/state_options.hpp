@@ -12,7 +12,7 @@ namespace app {
 
 struct StateOverrides {
   std::optional<std::string> preset, config, view, convention, scaling, colormap, delta_axis, tokens, tokens_b, mistake;
-  std::optional<double> theta, factor, partial_rotary_factor, ui_scale, line_width, theta_low, theta_high;
+  std::optional<double> theta, factor, partial_rotary_factor, ui_scale, line_width, theta_low, theta_high, p_rope;
   std::optional<long long> dim, length, position, pair, original_max_position_embeddings, samples, heads, head,
       walkthrough_step;
   std::optional<std::string> seed;  // parsed by apply_overrides: "-1" must not wrap to 2^64−1

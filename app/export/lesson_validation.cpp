@@ -62,6 +62,7 @@ const std::vector<Setter>& setters() {
       {{"line-width", Kind::Number, true}, [](StateOverrides& o, const std::string&, double v) { o.line_width = v; }},
       {{"tokens", Kind::Text}, [](StateOverrides& o, const std::string& t, double) { o.tokens = t; }},
       {{"tokens-b", Kind::Text}, [](StateOverrides& o, const std::string& t, double) { o.tokens_b = t; }},
+      {{"p-rope", Kind::Number, true}, [](StateOverrides& o, const std::string&, double v) { o.p_rope = v; }},
       {{"theta-low", Kind::Number, true, AnimationScale::Log},
        [](StateOverrides& o, const std::string&, double v) { o.theta_low = v; }},
       {{"theta-high", Kind::Number, true, AnimationScale::Log},

@@ -203,6 +203,8 @@ std::string validate_state(const AppState& s) {
         throw pe::InvalidArgument(t == &s.tokens ? "tokens" : "tokens_b", std::to_string(n) + " words",
                                   "1 ... " + std::to_string(kMaxTokens) + " words");
     }
+    if (!std::isfinite(s.p_rope) || s.p_rope <= 0.0 || s.p_rope > 1.0)
+      throw pe::InvalidArgument("p_rope", pe::format_double(s.p_rope), "0 < p_rope <= 1 (the fraction of pairs kept)");
     pe::require_in_range("weights_layer", s.weights_layer, 0, 1000000);
     pe::require_theta("theta_low", s.theta_low);
     pe::require_theta("theta_high", s.theta_high);

@@ -65,6 +65,10 @@ struct AppState {
   // Permutation demo (seeds 000/001): two sentences made of the same words.
   std::string tokens = "the dog bit the man";
   std::string tokens_b = "the man bit the dog";
+  // p-RoPE as a teaching control (Barbero et al., ICLR 2025): keep the fastest fraction of the
+  // pairs, drop the slowest (frequency 0). 1 = off. Applied to the derived frequencies, so every
+  // RoPE view shows it; rope-spectrum and relative-score draw what it dropped.
+  double p_rope = 1.0;
   // Theta lesson (seed 001 "Why theta = 10000?"): the low and high bases compared.
   double theta_low = 100.0;
   double theta_high = 100000.0;

@@ -14,7 +14,11 @@ namespace {
 
 // Text key of every input the derived values depend on; exact (hexfloat) so any change
 // in theta or a factor is seen.
-std::string input_key(const AppState& s) { return rope_input_key(s.rope, s.length); }
+std::string input_key(const AppState& s) {
+  std::ostringstream p;
+  p << std::hexfloat << s.p_rope;
+  return rope_input_key(s.rope, s.length) + "|p" + p.str();
+}
 
 }  // namespace
 
@@ -67,6 +71,8 @@ void update_derived(const AppState& state, Derived& d) {
   try {
     pe::require_length("length", state.length);
     d.rope = pe::scaled_frequencies(state.rope, state.length);
+    d.inv_freq_before_p_rope = d.rope.inv_freq;
+    pe::keep_fastest_pairs(d.rope, state.p_rope);
     d.rope_inv_freq_f = to_float(d.rope.inv_freq);
     d.sinusoidal_freq = pe::sinusoidal_frequencies(state.rope.head_dim, state.rope.theta);
     d.sinusoidal_freq_f = to_float(d.sinusoidal_freq);

@@ -12,7 +12,8 @@ namespace app {
 
 struct Derived {
   std::string error;            // non-empty: the state is invalid; views show this instead
-  pe::ScaledFrequencies rope;   // scaled inverse frequencies at state.length
+  pe::ScaledFrequencies rope;   // scaled inverse frequencies at state.length (after the p-RoPE control)
+  Eigen::ArrayXd inv_freq_before_p_rope;     // rope.inv_freq before state.p_rope dropped pairs
   std::vector<float> rope_inv_freq_f;        // for the GPU
   Eigen::ArrayXd sinusoidal_freq;            // theta^(-2i/d), ceil(d/2) entries
   std::vector<float> sinusoidal_freq_f;

@@ -187,6 +187,7 @@ std::string session_to_json(const AppState& s) {
       {"walkthrough_step", s.walkthrough_step},
       {"tokens", s.tokens},
       {"tokens_b", s.tokens_b},
+      {"p_rope", s.p_rope},
       {"theta_low", s.theta_low},
       {"theta_high", s.theta_high},
       // Multimodal views (issue 12)
@@ -269,6 +270,7 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
     else if (key == "walkthrough_step") s.walkthrough_step = get_as<long long>(v, k);
     else if (key == "tokens") s.tokens = get_as<std::string>(v, k);
     else if (key == "tokens_b") s.tokens_b = get_as<std::string>(v, k);
+    else if (key == "p_rope") s.p_rope = get_as<double>(v, k);
     else if (key == "theta_low") s.theta_low = get_as<double>(v, k);
     else if (key == "theta_high") s.theta_high = get_as<double>(v, k);
     // Multimodal views (issue 12)

@@ -29,6 +29,7 @@ const std::vector<GlideField>& glide_fields() {
       {"position", nullptr, [](AppState& s) -> long long& { return s.position; }},
       {"pair", nullptr, [](AppState& s) -> long long& { return s.pair; }},
       {"factor", [](AppState& s) -> double& { return s.rope.scaling.factor; }, nullptr},
+      {"p-rope", [](AppState& s) -> double& { return s.p_rope; }, nullptr},
       {"theta-low", [](AppState& s) -> double& { return s.theta_low; }, nullptr},
       {"theta-high", [](AppState& s) -> double& { return s.theta_high; }, nullptr},
   };

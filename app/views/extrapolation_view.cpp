@@ -15,6 +15,7 @@
 #include "pe/scaling/extrapolation.hpp"
 #include "views/async_value.hpp"
 #include "views/scaling_methods.hpp"
+#include "pe/analysis/theta_bounds.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -209,6 +210,9 @@ void draw_extrapolation_view(ViewContext& ctx) {
                        length, r.pairs_with_unseen, pairs, first.c_str(), 100.0 * r.mean_unseen_fraction);
   }
 
+  // Liu et al. 2023: the pairs below half the critical dimension turned fully in training.
+  const long long critical =
+      ctx.derived.rope.rotary_dim >= 2 ? pe::critical_dimension(s.rope.theta, ctx.derived.rope.rotary_dim, train_length) / 2 : 0;
   const char* const note = "Pairs whose wavelength exceeds L_train never completed a turn in training; past L_train they rotate into angles the "
                 "model never saw. Seeds 000–004 say RoPE \"extrapolates excellently\": the yellow region says where it cannot.";
 
@@ -227,6 +231,8 @@ void draw_extrapolation_view(ViewContext& ctx) {
                                        .y0 = -0.5, .y1 = double(pairs) - 0.5, .colormap = plot::Colormap::Cividis,
                                        .vmin = 0.0, .vmax = 1.0, .version = version});
       plot::plot_vline("L_train", double(train_length), {.color = IM_COL32(120, 220, 120, 255), .thickness = 2.0f});
+      if (critical > 0 && critical < pairs)
+        plot::plot_hline("critical dim (Liu)", double(critical) - 0.5, {.color = IM_COL32(230, 230, 230, 220), .thickness = 1.5f, .dashed = true});
       if (plot::is_plot_hovered()) {
         const long long i = std::clamp<long long>(std::llround(plot::mouse_y()), 0, pairs - 1);
         const int c = std::clamp(int(plot::mouse_x() / double(length) * columns), 0, columns - 1);
@@ -245,6 +251,8 @@ void draw_extrapolation_view(ViewContext& ctx) {
   if (plot::begin_plot("##unseen-fraction", {ctx.size.x, mid_h}, {.title = "Fraction of positions < L at an unseen angle, per pair"})) {
     plot::setup_axes({.label = "pair i", .min = -0.5, .max = double(pairs) - 0.5}, {.label = "unseen fraction", .min = -0.02, .max = 1.02});
     const std::vector<double> idx = index_axis(pairs);
+    if (critical > 0 && critical < pairs)
+      plot::plot_vline("critical dim (Liu)", double(critical) - 0.5, {.color = IM_COL32(120, 170, 90, 255), .thickness = 1.5f, .dashed = true});
     for (const auto& row : rows) {
       const std::vector<double> f = as_vector(row.r.unseen_fraction);
       char label[128];
@@ -279,7 +287,7 @@ const ViewInfo& extrapolation_view() {
       .group = "Long context",
       .draw = draw_extrapolation_view,
       .csv = extrapolation_csv,
-      .formula = scaling_formula,
+      .formula = extrapolation_formula,
       .animatable = kAnimatable,
   };
   return info;

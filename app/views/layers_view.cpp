@@ -107,24 +107,26 @@ void legend(const pe::LayerPlan& plan) {
 
 const pe::LayerRow* layer_table(const AppState& s, const pe::LayerPlan& plan, bool interactive) {
   const pe::LayerRow* clicked = nullptr;
-  if (!ImGui::BeginTable("##layers", 7,
-                         ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp))
+  // Every column as wide as its header or widest value (no header is cut to "…", no gap
+  // after a short column); the table is only as wide as its columns.
+  const float pad = 2.0f * ImGui::GetStyle().CellPadding.x;
+  float table_w = 0.0f;
+  auto width = [&](const char* header, const char* widest) {
+    return std::max(ImGui::CalcTextSize(header).x, ImGui::CalcTextSize(widest).x) + pad;
+  };
+  const struct {
+    const char* header;
+    const char* widest;
+  } columns[] = {{"layer", "0000"},  {"attention", "chunked"},          {"RoPE", "NoPE"},
+                 {"θ", "100000000"}, {"scaling", "proportional"},       {"window", "whole context"},
+                 {"rotary / q·k dims", "8192 / 8192"}};
+  for (const auto& c : columns) table_w += width(c.header, c.widest) + ImGui::GetStyle().ItemInnerSpacing.x;
+  table_w = std::min(table_w + ImGui::GetStyle().ScrollbarSize, ImGui::GetContentRegionAvail().x);
+  if (!ImGui::BeginTable("##layers", 7, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
+                         {table_w, 0.0f}))
     return nullptr;
   ImGui::TableSetupScrollFreeze(0, 1);
-  // Fixed columns as wide as their header or widest value (no header is cut to "…"); the
-  // attention type takes the rest.
-  const float pad = 2.0f * ImGui::GetStyle().CellPadding.x;
-  auto fixed = [&](const char* header, const char* widest) {
-    ImGui::TableSetupColumn(header, ImGuiTableColumnFlags_WidthFixed,
-                            std::max(ImGui::CalcTextSize(header).x, ImGui::CalcTextSize(widest).x) + pad);
-  };
-  fixed("layer", "0000");
-  ImGui::TableSetupColumn("attention", ImGuiTableColumnFlags_WidthStretch);
-  fixed("RoPE", "NoPE");
-  fixed("θ", "100000000");
-  fixed("scaling", "longrope");
-  fixed("window", "whole context");
-  fixed("rotary / q·k dims", "");
+  for (const auto& c : columns) ImGui::TableSetupColumn(c.header, ImGuiTableColumnFlags_WidthFixed, width(c.header, c.widest));
   ImGui::TableHeadersRow();
   ImGuiListClipper clipper;  // 100+ layers: only the visible rows are laid out
   clipper.Begin(int(plan.rows.size()));

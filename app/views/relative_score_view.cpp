@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pe/analysis/analysis.hpp"
+#include "pe/analysis/teaching_numbers.hpp"
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
@@ -26,6 +27,14 @@ struct CurveCache {
   pe::PairConvention convention = pe::PairConvention::Interleaved;
 };
 
+
+// The frequencies with every pair turning, when some turn at 0 (the p-RoPE control, or the
+// "proportional" rope type): empty otherwise.
+Eigen::ArrayXd all_pairs_turning(const AppState& s, const Derived& d) {
+  if (!(d.rope.inv_freq == 0.0).any()) return {};
+  if (s.p_rope < 1.0 && !(d.inv_freq_before_p_rope == 0.0).any()) return d.inv_freq_before_p_rope;
+  return d.rope.original_inv_freq;
+}
 
 }  // namespace
 
@@ -57,6 +66,14 @@ void draw_relative_score_view(ViewContext& ctx) {
       ImGui::SetTooltip("anchor: the query position m. The dots are computed by rotating q to m and k to m+Δ directly;\n"
                         "they stay on the curve for every m — the score depends only on Δ.");
     ImGui::SameLine();
+    ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
+    float p = float(s.p_rope);
+    if (ImGui::SliderFloat("p-RoPE", &p, 0.05f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp)) s.p_rope = p;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("p_rope = %.4g: keep the fastest fraction of the pairs, drop the slowest (frequency 0), as p-RoPE\n"
+                        "does (Barbero et al., ICLR 2025). The dropped pairs add a constant to s(Δ): they carry no position.",
+                        s.p_rope);
+    ImGui::SameLine();
     ImGui::Checkbox("seed 003's sign", &s.seed003_sign);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("seed003_sign: seed 003's code computes y1 = x1·cos + x2·sin, a rotation by −pθ. For a pair q ≠ k\n"
@@ -67,7 +84,14 @@ void draw_relative_score_view(ViewContext& ctx) {
   const bool log_axis = delta_axis_is_log(s);
   const char* const note = "Every curve is the closed form Σ_i a_i·cos(Δθ_i) + b_i·sin(Δθ_i); the dots are direct rotations at anchor m — move m and "
                 "they stay put. The mean over random identical vectors is Σ_i 2·cos(Δθ_i)/d: it decays, but never to zero for all Δ.";
-  const float note_h = teaching_note_height(note);
+  const long long dropped = (inv_freq == 0.0).count();
+  const std::string p_note =
+      dropped == 0 ? std::string()
+                   : formatted("p-RoPE: %lld of %lld pairs turn at frequency 0 and add a constant 2·%lld/d = %.3g to every mean "
+                               "curve: they carry no position (Barbero et al.'s \"semantic\" channels); only the kept fast pairs "
+                               "decay. The dashed grey curve is the same model with every pair turning.",
+                               dropped, static_cast<long long>(inv_freq.size()), dropped, 2.0 * double(dropped) / d);
+  const float note_h = teaching_note_height(note) + (p_note.empty() ? 0.0f : teaching_note_height(p_note.c_str()));
   const double max_delta = double(std::max<long long>(s.length - 1, 1));
   if (plot::begin_plot("##relative-score", {ctx.size.x, ImGui::GetContentRegionAvail().y - note_h},
                        {.title = "Relative score s(Δ) = ⟨R(m)q, R(m+Δ)k⟩ / d"})) {
@@ -126,6 +150,11 @@ void draw_relative_score_view(ViewContext& ctx) {
     plot::plot_line("mean of identical pairs", cache.xs, cache.mean_identical, {.thickness = 2.0f});
     plot::plot_line("mean of random pairs", cache.xs, cache.mean_pairs, {.thickness = 1.0f});
     plot::plot_line("RoFormer decay bound (1 at Δ = 0)", cache.xs, cache.bound, {.thickness = 1.0f, .dashed = true});
+    if (const Eigen::ArrayXd all = all_pairs_turning(s, ctx.derived); all.size() > 0) {
+      const Eigen::ArrayXd xs = Eigen::Map<const Eigen::ArrayXd>(cache.xs.data(), Eigen::Index(cache.xs.size()));
+      plot::plot_line("expected, every pair turning (no p-RoPE)", cache.xs, as_vector(pe::mean_identical_score(all, xs)),
+                      {.color = IM_COL32(150, 150, 150, 255), .thickness = 1.5f, .dashed = true});
+    }
 
     // Direct check at a few Δ: rotate the identical vector to m and m+Δ and take the dot product.
     std::vector<double> px, py;
@@ -169,6 +198,7 @@ void draw_relative_score_view(ViewContext& ctx) {
     }
     plot::end_plot();
   }
+  if (!p_note.empty()) teaching_note(p_note.c_str());
   teaching_note(note);
 }
 
@@ -190,22 +220,33 @@ std::string relative_score_csv(const AppState& s, const Derived& d) {
        pe::choice_coefficients(pe::VectorChoice::MeanOfRandomPairs, pairs, s.seed, s.samples)},
       inv, deltas, /*decay_bound=*/true);
   const double dim = double(2 * pairs);
-  out << note.str() << "delta,identical,random_pair,mean_identical,mean_random_pairs,decay_bound\n";
+  // With pairs dropped (p-RoPE), the expected identical-vector score with every pair turning.
+  const Eigen::ArrayXd all = all_pairs_turning(s, d);
+  const Eigen::ArrayXd every = all.size() > 0 ? pe::mean_identical_score(all, deltas) : Eigen::ArrayXd();
+  out << note.str() << "delta,identical,random_pair,mean_identical,mean_random_pairs,decay_bound"
+      << (all.size() > 0 ? ",expected_every_pair_turning" : "") << "\n";
   for (Eigen::Index k = 0; k < deltas.size(); ++k) {
     out << csv_number(deltas[k]);
     for (int c = 0; c < 4; ++c) out << ',' << csv_number(curves(k, c) / dim);
-    out << ',' << csv_number(curves(k, 4)) << "\n";
+    out << ',' << csv_number(curves(k, 4));
+    if (all.size() > 0) out << ',' << csv_number(every[k]);
+    out << "\n";
   }
   return out.str();
 }
 
-std::vector<std::string> relative_score_formula(const AppState& s, const Derived&) {
-  return {"s(Δ) = ⟨R(m)q, R(m+Δ)k⟩ = qᵀ R(Δ) k = Σ_i Re[q̃_i conj(k̃_i) e^(−iΔθ_i)]  — m cancels",
-          formatted("m = %lld, %lld pairs, θ = %g;  decay bound: |s| ≤ (max|q̃k̃|) Σ_j |Σ_{i<j} e^(iΔθ_i)|", s.anchor,
-                    s.rope.head_dim / 2, s.rope.theta)};
+std::vector<std::string> relative_score_formula(const AppState& s, const Derived& d) {
+  std::vector<std::string> lines = {
+      "s(Δ) = ⟨R(m)q, R(m+Δ)k⟩ = qᵀ R(Δ) k = Σ_i Re[q̃_i conj(k̃_i) e^(−iΔθ_i)]  — m cancels",
+      formatted("m = %lld, %lld pairs, θ = %g;  decay bound: |s| ≤ (max|q̃k̃|) Σ_j |Σ_{i<j} e^(iΔθ_i)|", s.anchor,
+                s.rope.head_dim / 2, s.rope.theta)};
+  if (const long long dropped = (d.rope.inv_freq == 0.0).count(); dropped > 0)
+    lines.push_back(formatted("p-RoPE: θ_i = 0 for the %lld slowest pairs → E[s(Δ)]/d = (2/d)·(%lld + Σ_kept cos(Δθ_i))",
+                              dropped, dropped));
+  return lines;
 }
 
-constexpr const char* kAnimatable[] = {"theta", "dim", "length", "anchor", "samples", "seed"};
+constexpr const char* kAnimatable[] = {"theta", "dim", "length", "anchor", "samples", "seed", "p_rope"};
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "views/scaling_methods.hpp"
 
+#include "pe/analysis/theta_bounds.hpp"
+
 #include <sstream>
 
 #include "pe/scaling/extrapolation.hpp"
@@ -103,9 +105,29 @@ std::string extrapolation_csv(const AppState& s, const Derived& d) { return meth
 std::vector<std::string> scaling_formula(const AppState& s, const Derived& d) {
   const auto& r = d.rope;
   const std::string method = pe::to_string(s.rope.scaling.type);
-  return {"linear θ_i' = θ_i/s;  NTK θ' = θ·s^(d/(d−2));  YaRN: ramp between the two by wavelength, attention × (0.1 ln s + 1)",
-          formatted("%s, s = %g, L_orig = %lld:  effective θ = %.6g,  attention factor = %.4f", method.c_str(), r.factor,
-                    r.original_max_position_embeddings, r.effective_theta, r.attention_factor)};
+  std::vector<std::string> lines = {
+      "linear θ_i' = θ_i/s;  NTK θ' = θ·s^(d/(d−2));  YaRN: ramp between the two by wavelength, attention × (0.1 ln s + 1)",
+      formatted("%s, s = %g, L_orig = %lld:  effective θ = %.6g,  attention factor = %.4f", method.c_str(), r.factor,
+                r.original_max_position_embeddings, r.effective_theta, r.attention_factor)};
+  if (s.rope.query_scaling.active()) {
+    const pe::QueryScaling& q = s.rope.query_scaling;
+    lines.push_back(formatted("queries × 1 + %g·ln(1 + ⌊(p%s)/%lld⌋)%s:  ×%.4f at p = %lld", q.beta,
+                              q.position_offset ? " + 1" : "", q.period, q.nope_layers_only ? " on the NoPE layers" : "",
+                              pe::query_scale(q, s.length - 1), s.length - 1));
+  }
+  return lines;
+}
+
+std::vector<std::string> extrapolation_formula(const AppState& s, const Derived& d) {
+  std::vector<std::string> lines = scaling_formula(s, d);
+  const long long dim = d.rope.rotary_dim, train = s.rope.original_max_position_embeddings();
+  if (dim >= 2 && s.rope.theta > 1.0) {
+    const long long critical = pe::critical_dimension(s.rope.theta, dim, train);
+    lines.push_back(formatted("critical dimension (Liu et al. 2023): d_extra = 2⌈(d/2)·log_θ(L_train/2π)⌉ = %lld of %lld  "
+                              "(pairs below %lld turn fully within L_train = %lld)",
+                              critical, dim, critical / 2, train));
+  }
+  return lines;
 }
 
 }  // namespace app

@@ -36,5 +36,7 @@ std::string scaling_methods_csv(const AppState& state, const Derived& derived);
 std::string extrapolation_csv(const AppState& state, const Derived& derived);
 // The scaling formulas with the current method's numbers (scaling, extrapolation, compare).
 std::vector<std::string> scaling_formula(const AppState& state, const Derived& derived);
+// The same with Liu et al.'s critical dimension (the extrapolation view marks it).
+std::vector<std::string> extrapolation_formula(const AppState& state, const Derived& derived);
 
 }  // namespace app

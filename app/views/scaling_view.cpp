@@ -40,7 +40,11 @@ void draw_scaling_view(ViewContext& ctx) {
     if (sc.type == pe::RopeType::Yarn && cur.yarn_high > cur.yarn_low)
       plot::plot_xband("YaRN ramp (β_fast … β_slow)", cur.yarn_low, cur.yarn_high, IM_COL32(240, 200, 60, 50));
     plot::plot_line("original λ_i", idx, as_vector(pe::wavelengths(cur.original_inv_freq)), {.thickness = 1.5f, .dashed = true});
-    plot::plot_line(("scaled λ'_i (" + std::string(pe::to_string(sc.type)) + ")").c_str(), idx, as_vector(pe::wavelengths(cur.inv_freq)),
+    // Pairs at frequency 0 (proportional, the p-RoPE control) have no wavelength to draw.
+    std::vector<double> turning_idx, turning_wave;
+    for (long long i = 0; i < pairs; ++i)
+      if (cur.inv_freq[i] > 0.0) turning_idx.push_back(double(i)), turning_wave.push_back(2 * std::numbers::pi / cur.inv_freq[i]);
+    plot::plot_line(("scaled λ'_i (" + std::string(pe::to_string(sc.type)) + ")").c_str(), turning_idx, turning_wave,
                     {.markers = pairs <= 64});
     plot::plot_hline("L_orig (training)", double(original), {.color = IM_COL32(120, 200, 120, 255), .thickness = 1.5f});
     plot::plot_hline("target L_orig·factor", target, {.color = IM_COL32(230, 120, 40, 255), .thickness = 1.5f, .dashed = true});
@@ -63,9 +67,13 @@ void draw_scaling_view(ViewContext& ctx) {
   }
 
   const auto& methods = all_method_frequencies(s.rope, s.length);
+  // Ministral 3 / Mistral 4 and Llama 4 also scale the queries by position: drawn beside.
+  const pe::QueryScaling& q = s.rope.query_scaling;
+  const float ratio_w = q.active() ? (ctx.size.x - ImGui::GetStyle().ItemSpacing.x) * 0.6f : ctx.size.x;
   const std::string ratio_title = "θ'_i / θ_i for every method (factor " + pe::format_double(comparison_factor(s.rope)) +
                                   ", dynamic at L = " + std::to_string(s.length) + ")";
-  if (plot::begin_plot("##scaling-ratios", {ctx.size.x, ImGui::GetContentRegionAvail().y - note_h}, {.title = ratio_title.c_str()})) {
+  const float bottom_h = ImGui::GetContentRegionAvail().y - note_h;
+  if (plot::begin_plot("##scaling-ratios", {ratio_w, bottom_h}, {.title = ratio_title.c_str()})) {
     plot::setup_axes({.label = "pair i", .min = -0.5, .max = double(pairs) - 0.5},
                      {.label = "θ'_i / θ_i", .scale = plot::Scale::Log});
     int k = 0;
@@ -73,7 +81,8 @@ void draw_scaling_view(ViewContext& ctx) {
       ++k;
       if (!m.error.empty() || m.freqs.inv_freq.size() != pairs) continue;
       std::vector<double> ratio(static_cast<std::size_t>(pairs));
-      for (long long i = 0; i < pairs; ++i) ratio[std::size_t(i)] = m.freqs.inv_freq[i] / m.freqs.original_inv_freq[i];
+      for (long long i = 0; i < pairs; ++i)  // a pair at frequency 0 has no ratio on a log axis: a gap
+        ratio[std::size_t(i)] = m.freqs.inv_freq[i] > 0.0 ? m.freqs.inv_freq[i] / m.freqs.original_inv_freq[i] : NAN;
       char label[128];
       std::snprintf(label, sizeof label, "%s (attn ×%.4g)", m.label.c_str(), m.freqs.attention_factor);
       plot::plot_line(label, idx, ratio, {.thickness = m.type == s.rope.scaling.type ? 3.0f : 1.8f});
@@ -85,6 +94,23 @@ void draw_scaling_view(ViewContext& ctx) {
           plot::hover_text("%s: θ'/θ = %.6g", m.label.c_str(), m.freqs.inv_freq[i] / m.freqs.original_inv_freq[i]);
     }
     plot::end_plot();
+  }
+  if (q.active()) {
+    ImGui::SameLine();
+    const std::string title = std::string("Query scale 1 + β·ln(1 + ⌊p") + (q.position_offset ? " + 1" : "") + ")/" +
+                              std::to_string(q.period) + "⌋)" + (q.nope_layers_only ? ", NoPE layers" : "");
+    if (plot::begin_plot("##query-scale", {ImGui::GetContentRegionAvail().x, bottom_h}, {.title = title.c_str(), .legend = false})) {
+      plot::setup_axes({.label = "query position p", .min = 0, .max = double(std::max<long long>(s.length, 2 * q.period))},
+                       {.label = "× every logit of the query"});
+      plot::plot_function("query scale", [&q](double p) { return pe::query_scale(q, static_cast<long long>(std::max(p, 0.0))); },
+                          {.thickness = 2.0f});
+      plot::plot_vline("period", double(q.period), {.color = IM_COL32(120, 200, 120, 255), .thickness = 1.0f, .dashed = true});
+      if (plot::is_plot_hovered()) {
+        const long long p = static_cast<long long>(std::max(plot::mouse_x(), 0.0));
+        plot::hover_text("p = %lld: logits × %.6f", p, pe::query_scale(q, p));
+      }
+      plot::end_plot();
+    }
   }
   teaching_note(note);
 }

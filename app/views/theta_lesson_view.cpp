@@ -2,6 +2,9 @@
 // current d and L. The seed has it backwards (SEED-ERRATA 2): a low θ makes every pair wrap
 // inside a long context, so far positions look alike; long-context models raise θ.
 #include <algorithm>
+#include <chrono>
+#include <future>
+#include <optional>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -9,6 +12,9 @@
 #include <vector>
 
 #include "pe/analysis/teaching_numbers.hpp"
+#include "pe/analysis/theta_bounds.hpp"
+#include "platform/frame_pacing.hpp"
+#include "platform/worker.hpp"
 #include "pe/analysis/walkthrough.hpp"
 #include "views/view.hpp"
 #include <sstream>
@@ -30,6 +36,63 @@ struct ScoreCache {
 };
 
 std::string theta_text(double theta) { return pe::short_number(theta); }
+
+// Men et al. 2024 for both bases and the smallest base for L, measured by scanning every
+// distance (pe/analysis/theta_bounds.hpp): a few ms at L = 8192, up to seconds at 10^7, so it
+// runs on a worker (exports wait for it).
+struct Bounds {
+  long long first_negative_low = -1, first_negative_high = -1;
+  pe::SmallestBase smallest;
+};
+struct BoundsKey {
+  double theta_low = 0, theta_high = 0;
+  long long dim = 0, length = 0;
+  bool operator==(const BoundsKey&) const = default;
+};
+
+Bounds compute_bounds(const BoundsKey& k) {
+  Bounds b;
+  const auto first_negative = [&](double theta) {
+    return pe::scan_base_sum(pe::theta_wavelengths(theta, k.dim, k.length).inv_freq, k.length, 1, true).first_negative;
+  };
+  b.first_negative_low = first_negative(k.theta_low);
+  b.first_negative_high = first_negative(k.theta_high);
+  b.smallest = pe::smallest_base_for_length(k.dim, k.length, 1e-3);
+  return b;
+}
+
+// The bounds for the state, or nullptr while a worker computes them (the view asks again).
+const Bounds* bounds_for(const AppState& s, bool wait) {
+  static std::optional<Bounds> value;
+  static BoundsKey value_key, job_key;
+  static std::future<Bounds> job;
+  const BoundsKey key{s.theta_low, s.theta_high, s.rope.head_dim, s.length};
+  if (job.valid() && (wait || job.wait_for(std::chrono::seconds(0)) == std::future_status::ready)) {
+    value = job.get();
+    value_key = job_key;
+  }
+  if (value && value_key == key) return &*value;
+  // The first value is computed in place, as AsyncValue does (the first frame is never blank).
+  if (wait || (!value && key.length <= (1LL << 20))) {
+    value = compute_bounds(key);
+    value_key = key;
+    return &*value;
+  }
+  if (!job.valid()) {
+    job_key = key;
+    job = start_worker([key] {
+      Bounds b = compute_bounds(key);
+      wake_gui();
+      return b;
+    });
+  }
+  request_frame_within(0.05);
+  return nullptr;
+}
+
+std::string first_negative_text(long long m, long long length) {
+  return m < 0 ? "none ≤ L = " + std::to_string(length) : "m = " + std::to_string(m);
+}
 
 
 bool theta_input(const char* label, double& value, const char* tooltip) {
@@ -129,6 +192,7 @@ void draw_theta_lesson_view(ViewContext& ctx) {
                 theta_text(s.theta_low).c_str(), d, pe::short_number(low.longest_wavelength).c_str());
 
   // Numbers and the note first, then the plots fill what is left: nothing scrolls or is cut.
+  const Bounds* bounds = bounds_for(s, ctx.exporting);
   numbers_table(d, L, low, high, low_label, high_label);
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
@@ -151,6 +215,14 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   ImGui::TextColored(high_col, "■ %s", high_label.c_str());
   ImGui::SameLine(0.0f, 2.0f * ImGui::GetFontSize());
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kLengthLine), "- - context length L = %lld", L);
+  // Men et al. 2024 on the same line: where each base's B(m) = Σcos(mθ_i) first turns negative
+  // (the dashed lines in (a)); the smallest base for L is in the formula strip and the CSV.
+  ImGui::SameLine(0.0f, 2.0f * ImGui::GetFontSize());
+  if (bounds)
+    ImGui::TextDisabled("B(m) < 0 first at: %s | %s (Men et al.)", first_negative_text(bounds->first_negative_low, L).c_str(),
+                        first_negative_text(bounds->first_negative_high, L).c_str());
+  else
+    ImGui::TextDisabled("B(m) = Σcos(mθ_i): computing…");
   if (plot::begin_plot("##theta-score", half, {.title = score_title.c_str(), .legend = false})) {
     const double max_delta = double(std::max<long long>(L - 1, 1));
     plot::setup_axes({.label = "distance Δ", .scale = log_axis ? plot::Scale::Log : plot::Scale::Linear, .min = log_axis ? 1.0 : 0.0,
@@ -173,6 +245,11 @@ void draw_theta_lesson_view(ViewContext& ctx) {
     plot::plot_line(low_label.c_str(), cache.xs, cache.low, {.color = kLow, .thickness = 2.0f});
     plot::plot_line(high_label.c_str(), cache.xs, cache.high, {.color = kHigh, .thickness = 2.0f});
     plot::plot_hline("", 0.0, {.color = IM_COL32(128, 128, 128, 120), .thickness = 1.0f, .in_legend = false});
+    // Where each base's B(m) first goes negative (Men et al.: it must not within L).
+    if (bounds && bounds->first_negative_low > 0)
+      plot::plot_vline("B < 0", double(bounds->first_negative_low), {.color = kLow, .thickness = 1.0f, .dashed = true, .in_legend = false});
+    if (bounds && bounds->first_negative_high > 0)
+      plot::plot_vline("B < 0", double(bounds->first_negative_high), {.color = kHigh, .thickness = 1.0f, .dashed = true, .in_legend = false});
     if (plot::is_plot_hovered()) {
       const double delta = plot::mouse_x();
       Eigen::ArrayXd one(1);
@@ -220,6 +297,10 @@ std::string theta_lesson_csv(const AppState& s, const Derived&) {
     deltas[k] = rows == s.length ? double(k) : std::round(double(k) * double(s.length - 1) / double(rows - 1));
   const Eigen::ArrayXd a = pe::mean_identical_score(low.inv_freq, deltas), b = pe::mean_identical_score(high.inv_freq, deltas);
   for (long long k = 0; k < rows; ++k) out << "score," << csv_number(deltas[k]) << ',' << csv_number(a[k]) << ',' << csv_number(b[k]) << "\n";
+  // Men et al. 2024: score = B(m)/(d/2); the first negative m and the smallest base for L (-1: none).
+  const Bounds* bounds = bounds_for(s, true);
+  out << "first_negative_base_sum,," << bounds->first_negative_low << ',' << bounds->first_negative_high << "\n";
+  out << "smallest_base_for_length,," << csv_number(bounds->smallest.theta) << ',' << csv_number(bounds->smallest.theta) << "\n";
   return out.str();
 }
 
@@ -229,9 +310,12 @@ std::vector<std::string> theta_lesson_formula(const AppState& s, const Derived&)
   const long long dim = s.rope.head_dim;
   const double lo = 2 * std::numbers::pi * std::pow(s.theta_low, double(dim - 2) / double(dim));
   const double hi = 2 * std::numbers::pi * std::pow(s.theta_high, double(dim - 2) / double(dim));
-  return {"longest wavelength λ_max = 2π·θ^((d−2)/d): a larger θ keeps the slowest pair from wrapping",
+  const Bounds* b = bounds_for(s, false);
+  const std::string bound = b && b->smallest.found ? formatted(";   B ≥ 0 up to L needs θ ≥ %.4g", b->smallest.theta) : "";
+  return {"λ_max = 2π·θ^((d−2)/d): a larger θ keeps the slowest pair from wrapping;   Men et al. 2024: "
+          "B(m) = Σ_i cos(m·θ_i) = (d/2)·score must stay ≥ 0 for every m ≤ L",
           formatted("d = %lld:  θ = %g → λ_max = %.4g;   θ = %g → λ_max = %.4g   (L = %lld)", dim, s.theta_low, lo,
-                    s.theta_high, hi, s.length)};
+                    s.theta_high, hi, s.length) + bound};
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "fuzz_common.hpp"
 #include "pe/models/config.hpp"
 #include "pe/models/config_diagnostics.hpp"
+#include "pe/models/config_emit.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/multimodal/multimodal.hpp"
 
@@ -51,6 +52,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (c.multimodal.vision_tower) {
     const pe::RopeConfig v = pe::vision_tower_config(c);
     PE_FUZZ_CHECK(pe::multi_axis_layout(v, 1).pairs() == v.head_dim / 2, v.name);
+  }
+  // The other config.json shape (dump --emit-config): v5 of an accepted config reads back as
+  // the same frequencies; v4 may refuse (proportional, per-type blocks) but only with a ConfigError.
+  const std::string v5 = pe::emit_config(text, pe::ConfigShape::V5, "fuzz.json");
+  const pe::RopeConfig back = pe::parse_hf_config(v5, "fuzz.json");
+  PE_FUZZ_CHECK(back.theta == c.theta && back.rotary_dim() == c.rotary_dim() && back.scaling.type == c.scaling.type,
+                "v5 emission changed the model");
+  try {
+    (void)pe::parse_hf_config(pe::emit_config(v5, pe::ConfigShape::V4, "fuzz.json"), "fuzz.json");
+  } catch (const pe::ConfigError& e) {
+    PE_FUZZ_CHECK(e.what()[0] != '\0', "empty ConfigError message");
   }
   return 0;
 }

@@ -102,7 +102,7 @@ complete_words() {  # complete_words WORD... -> what pe-viz's completion offers 
 }
 [[ "$(complete_words pe-viz ex)" == "export" ]] || fail "completion of 'pe-viz ex'"
 [[ "$(complete_words pe-viz --view rope-c)" == "rope-cos" ]] || fail "completion of '--view rope-c'"
-[[ "$(complete_words pe-viz dump --preset llama-3.)" == "llama-3.1-8b" ]] || fail "completion of '--preset llama-3.'"
+[[ "$(complete_words pe-viz dump --preset llama-3.1)" == "llama-3.1-8b" ]] || fail "completion of '--preset llama-3.1'"
 complete_words pe-viz export --back | grep -qx -- "--background" || fail "completion of 'export --back'"
 
 if ((failures > 0)); then

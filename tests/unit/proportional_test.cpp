@@ -118,3 +118,36 @@ TEST(Proportional, UnknownTypeNamesTheKnownOnesAndTheNearest) {
 }
 
 }  // namespace
+
+namespace {
+
+// The p-RoPE teaching control on any frequencies: the int(p·pairs) largest survive.
+TEST(PRopeControl, KeepsTheFastestPairsOfAnyLadder) {
+  pe::RopeConfig c;
+  c.theta = 500000.0;
+  c.head_dim = 128;
+  c.max_position_embeddings = 131072;
+  c.scaling.type = pe::RopeType::Llama3;
+  c.scaling.factor = 8.0;
+  c.scaling.original_max_position_embeddings = 8192;
+  pe::ScaledFrequencies f = pe::scaled_frequencies(c, 8192);
+  const Eigen::ArrayXd before = f.inv_freq;
+  pe::keep_fastest_pairs(f, 0.75);
+  EXPECT_EQ((f.inv_freq > 0.0).count(), 48);  // int(0.75 · 128 // 2)
+  for (Eigen::Index i = 0; i < 64; ++i) EXPECT_EQ(f.inv_freq[i], i < 48 ? before[i] : 0.0) << i;
+  pe::ScaledFrequencies same = pe::scaled_frequencies(c, 8192);
+  pe::keep_fastest_pairs(same, 1.0);
+  EXPECT_TRUE((same.inv_freq == before).all());
+  EXPECT_EQ(pe::pairs_kept(64, 0.25), 16);
+  for (double bad : {0.0, -0.5, 1.5}) {
+    pe::ScaledFrequencies g = pe::scaled_frequencies(c, 8192);
+    try {
+      pe::keep_fastest_pairs(g, bad);
+      ADD_FAILURE() << bad << " accepted";
+    } catch (const pe::InvalidArgument& e) {
+      EXPECT_EQ(e.parameter(), "p_rope");
+    }
+  }
+}
+
+}  // namespace

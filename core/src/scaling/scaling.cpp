@@ -176,6 +176,23 @@ void validate(const RopeConfig& c) {
   }
 }
 
+long long pairs_kept(long long pairs, double p) {
+  return std::min(pairs, static_cast<long long>(std::floor(p * static_cast<double>(2 * pairs) / 2.0)));
+}
+
+void keep_fastest_pairs(ScaledFrequencies& f, double p) {
+  if (!std::isfinite(p) || p <= 0.0 || p > 1.0) reject("p_rope", fmt(p), "0 < p_rope <= 1 (the fraction of pairs kept)");
+  if (p == 1.0) return;
+  const long long n = f.inv_freq.size();
+  const long long kept = pairs_kept(n, p);
+  if (kept < 1) reject("p_rope", fmt(p), "a fraction keeping at least one of the " + std::to_string(n) + " pairs");
+  // By frequency, not index: a scaled ladder stays monotone, but the rule should not depend on it.
+  std::vector<long long> order(static_cast<std::size_t>(n));
+  for (long long i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+  std::stable_sort(order.begin(), order.end(), [&](long long a, long long b) { return f.inv_freq[a] > f.inv_freq[b]; });
+  for (long long r = kept; r < n; ++r) f.inv_freq[order[static_cast<std::size_t>(r)]] = 0.0;
+}
+
 double yarn_correction_dim(double num_rotations, long long dim, double theta, long long original_max_pos) {
   // YaRN (Peng et al. 2023, §3.2 / reference code `find_correction_dim`): pair i has
   // wavelength λ_i = 2π·θ^(2i/d); it makes r = L/λ_i turns over L tokens. Solving for i:

@@ -114,6 +114,13 @@ struct ScaledFrequencies {
 // sequence length being processed. Throws InvalidArgument on bad config.
 ScaledFrequencies scaled_frequencies(const RopeConfig& config, long long current_length);
 
+// p-RoPE as a teaching control on any frequencies (Barbero et al., ICLR 2025): keep the
+// int(p·pairs) fastest pairs, set the others to frequency 0 (they pass through unrotated).
+// p = 1 changes nothing. Throws InvalidArgument("p_rope") outside (0, 1] or when no pair is kept.
+void keep_fastest_pairs(ScaledFrequencies& f, double p);
+// Pairs int(p·pairs) keeps: transformers' int(p·d // 2) with d = 2·pairs.
+long long pairs_kept(long long pairs, double p);
+
 // YaRN helpers, exposed for the scaling view (ramp boundaries drawn as lines).
 // Dimension index (in pair units, possibly fractional) whose wavelength makes
 // `num_rotations` turns over original_max_position_embeddings.
