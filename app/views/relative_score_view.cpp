@@ -66,13 +66,7 @@ void draw_relative_score_view(ViewContext& ctx) {
       ImGui::SetTooltip("anchor: the query position m. The dots are computed by rotating q to m and k to m+Δ directly;\n"
                         "they stay on the curve for every m — the score depends only on Δ.");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
-    float p = float(s.p_rope);
-    if (ImGui::SliderFloat("p-RoPE", &p, 0.05f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp)) s.p_rope = p;
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("p_rope = %.4g: keep the fastest fraction of the pairs, drop the slowest (frequency 0), as p-RoPE\n"
-                        "does (Barbero et al., ICLR 2025). The dropped pairs add a constant to s(Δ): they carry no position.",
-                        s.p_rope);
+    p_rope_slider(s, 160.0f);
     ImGui::SameLine();
     ImGui::Checkbox("seed 003's sign", &s.seed003_sign);
     if (ImGui::IsItemHovered())

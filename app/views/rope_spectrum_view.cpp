@@ -46,22 +46,12 @@ long long critical_pairs(const AppState& s, const Derived& d) {
   return pe::critical_dimension(s.rope.theta, dim, s.rope.original_max_position_embeddings()) / 2;
 }
 
-void p_rope_widget(AppState& s) {
-  ImGui::SetNextItemWidth(220.0f * plot::pixel_scale());
-  float p = float(s.p_rope);
-  if (ImGui::SliderFloat("p-RoPE: pairs kept", &p, 0.05f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp)) s.p_rope = p;
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("p_rope = %.4g: keep the fastest fraction of the rotary pairs and drop the slowest (frequency 0),\n"
-                      "as p-RoPE does (Barbero et al., ICLR 2025; transformers' \"proportional\" rope type). 1 = off.",
-                      s.p_rope);
-}
-
 }  // namespace
 
 void draw_rope_spectrum_view(ViewContext& ctx) {
   if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
   AppState& s = ctx.state;
-  if (ctx.show_widgets()) p_rope_widget(s);
+  if (ctx.show_widgets()) p_rope_slider(s, 220.0f);
   const auto& inv_freq = ctx.derived.rope.inv_freq;
   const long long pairs = inv_freq.size();
   const TurningPairs on = turning_pairs(inv_freq);

@@ -69,6 +69,8 @@ std::string formatted(const char* format, ...) __attribute__((format(printf, 1, 
 long long selected_pair(const AppState& state, const Derived& derived);
 void show_state_error(const Derived& derived);  // red message box when the state is invalid
 void teaching_note(const char* text);          // a boxed "why" note under a plot
+// The p-RoPE control (state.p_rope) as a slider `width` points wide, with its tooltip.
+void p_rope_slider(AppState& state, float width);
 // Height the note takes when wrapped to the remaining width (reserve it before the plots
 // above, so the note is never cut at projector scales).
 float teaching_note_height(const char* text);

@@ -152,4 +152,15 @@ void same_line_if_fits(float width) {
 
 float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
 
+void p_rope_slider(AppState& s, float width) {
+  ImGui::SetNextItemWidth(width * plot::pixel_scale());
+  float p = float(s.p_rope);
+  if (ImGui::SliderFloat("p-RoPE: pairs kept", &p, 0.05f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp)) s.p_rope = p;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("p_rope = %.4g: keep the fastest fraction of the rotary pairs, drop the slowest (frequency 0), as\n"
+                      "p-RoPE does (Barbero et al., ICLR 2025; transformers' \"proportional\" rope type). The dropped\n"
+                      "pairs add a constant to every score: they carry no position. 1 = off.",
+                      s.p_rope);
+}
+
 }  // namespace app

@@ -20,8 +20,9 @@ namespace {
 
 long long nonneg_or(const std::optional<long long>& v, long long fallback) { return v ? *v : fallback; }
 
-// SmolLM3Config: no_rope_layers (1 = RoPE), default int((i + 1) % no_rope_layer_interval != 0);
-// read whether or not layer_types is given (v5 saves write both).
+// Llama4TextConfig / SmolLM3Config: no_rope_layers (1 = RoPE; empty or absent: the default
+// int((i + 1) % no_rope_layer_interval != 0)); SmolLM3's is read whether or not layer_types is
+// given (v5 saves write both).
 void read_no_rope_flags(ConfigReading& rd, LayerSchedule& ls, long long L) {
   const Fields& block = rd.block;
   const ModelDefaults* defs = rd.defs;
@@ -33,12 +34,13 @@ void read_no_rope_flags(ConfigReading& rd, LayerSchedule& ls, long long L) {
   if (flags.empty()) {
     for (long long i = 0; i < L; ++i) ls.rotary[i] = (i + 1) % interval != 0;
     ls.notes.push_back({Severity::Info, block.key("no_rope_layers"),
-                        "absent; every " + std::to_string(interval) + "th layer has no RoPE (" + defs->config_class + ")"});
+                        std::string(block.has("no_rope_layers") ? "empty" : "absent") + "; every " +
+                            std::to_string(interval) + "th layer has no RoPE (" + defs->config_class + " default)"});
     return;
   }
   if (static_cast<long long>(flags.size()) < L)
     rd.n.error(block.key("no_rope_layers"), std::to_string(flags.size()) + " entries for " + std::to_string(L) +
-                                                " layers (transformers needs one per layer)");
+                                                " layers (transformers needs at least one per layer)");
   for (long long i = 0; i < L && i < static_cast<long long>(flags.size()); ++i) ls.rotary[i] = flags[i] != 0.0;
 }
 
@@ -70,27 +72,11 @@ void apply_layer_rule(ConfigReading& rd, LayerSchedule& ls, long long L) {
                                                              defs->config_class + ")"});
       break;
     }
-    case LayerRule::NoRopeEveryNth: {
-      std::vector<double> flags;
-      if (auto v = block.number_list("no_rope_layers")) flags = *v;
-      long long interval = defs->layer_period;
-      if (auto v = block.integer("no_rope_layer_interval", 1, 1 << 20)) interval = *v;
-      ls.rotary.assign(static_cast<std::size_t>(L), true);
-      if (flags.empty()) {
-        // Llama4TextConfig: no_rope_layers == [] → default int((i + 1) % interval != 0).
-        for (long long i = 0; i < L; ++i) ls.rotary[i] = (i + 1) % interval != 0;
-        ls.notes.push_back({Severity::Info, block.key("no_rope_layers"),
-                            std::string(block.has("no_rope_layers") ? "empty" : "absent") + "; every " +
-                                std::to_string(interval) + "th layer has no RoPE (Llama4TextConfig default)"});
-      } else {
-        if (static_cast<long long>(flags.size()) < L)
-          n.error(block.key("no_rope_layers"), std::to_string(flags.size()) + " entries for " + std::to_string(L) +
-                                                   " layers (transformers needs at least one per layer)");
-        for (long long i = 0; i < L && i < static_cast<long long>(flags.size()); ++i) ls.rotary[i] = flags[i] != 0.0;
-      }
+    case LayerRule::NoRopeEveryNth:
+      // Llama4TextConfig: the RoPE layers attend in chunks, the NoPE ones fully.
+      read_no_rope_flags(rd, ls, L);
       for (long long i = 0; i < L; ++i) ls.layer_types[i] = ls.rotary[i] ? "chunked_attention" : "full_attention";
       break;
-    }
     case LayerRule::LinearUnlessNth: {
       // Qwen3NextConfig / Qwen3_5TextConfig: linear attention (Gated DeltaNet) except every
       // full_attention_interval-th layer.
