@@ -1,4 +1,5 @@
 // pe-viz: one binary. No arguments opens the GUI; `export`, `dump` and `bench` run headless.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -15,8 +16,13 @@
 #include "cli/lesson_command.hpp"
 #include "cli/soak_driver.hpp"
 #include "cli/state_options.hpp"
+#include "cli/url_fragment.hpp"
+#include "cli/weights_command.hpp"
+#include "export/builtin_lessons.hpp"
+#include "platform/host.hpp"
 #include "render/atomic_file.hpp"
 #include "state/session_file.hpp"
+#include "ui/presenter.hpp"
 #include "views/view.hpp"
 
 namespace {
@@ -28,6 +34,8 @@ constexpr const char* kFooter = R"(Subcommands (each has --help):
                   factor as JSON (no OpenGL at all)
   pe-viz inspect  what a model's config says about positions: each key and how it is
                   used, the per-layer plan, transformers vs vLLM vs llama.cpp
+  pe-viz weights  which rotary frequencies a trained model's q/k weights use (safetensors,
+                  GGUF): per layer the q·k share of the fast, middle and slow pairs
   pe-viz bench    frame-time benchmark (no display needed)
   pe-viz lesson   present a lesson (Markdown slides) in the GUI; --list the built-in ones
 
@@ -61,6 +69,7 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "bench") == 0) return app::run_bench_command(argc - 1, argv + 1);
   if (argc >= 2 && std::strcmp(argv[1], "inspect") == 0) return app::run_inspect_command(argc - 1, argv + 1);
   if (argc >= 2 && std::strcmp(argv[1], "lesson") == 0) return app::run_lesson_command(argc - 1, argv + 1);
+  if (argc >= 2 && std::strcmp(argv[1], "weights") == 0) return app::run_weights_command(argc - 1, argv + 1);
 
   CLI::App cli{"pe-viz: an interactive visualizer of transformer positional encodings "
                "(sinusoidal, learned, RoPE and its scaling methods, ALiBi).",
@@ -94,15 +103,19 @@ int main(int argc, char** argv) {
   app::AppState state;
   try {
     state = app::default_state();
+    // A page's address may carry the state (#view=rope-cos&theta=500000, cli/url_fragment):
+    // a link opens what it shows from the defaults, as a scripted screenshot does.
+    const std::optional<std::string> fragment = app::host::url_fragment();
+    const bool linked = fragment && !fragment->empty();
     // The last session comes back on start (not for scripted screenshots, which must be
     // reproducible); a broken autosave is reported and skipped, never fatal.
-    // (autosave_path() creates ~/.config/pe-viz, so it is only asked for when restoring.)
-    const bool restore = !no_restore && !gui.screenshot && !session_path;
-    const auto autosave = restore ? app::autosave_path() : std::filesystem::path();
-    if (restore && !autosave.empty() && std::filesystem::exists(autosave)) {
+    const bool restore = !no_restore && !gui.screenshot && !session_path && !linked;
+    if (restore) {
       try {
-        std::vector<std::string> warnings;
-        state = app::load_session(autosave, state, warnings);
+        if (const std::optional<std::string> saved = app::host::read_saved_session()) {
+          std::vector<std::string> warnings;
+          state = app::session_from_json(*saved, state, warnings);
+        }
       } catch (const std::exception& e) {
         std::fprintf(stderr, "pe-viz: last session not restored: %s\n", e.what());
       }
@@ -114,6 +127,7 @@ int main(int argc, char** argv) {
     }
     app::apply_overrides(state, overrides);
     gui.autosave = !gui.screenshot;
+    app::apply_page_link(state, gui, linked ? *fragment : std::string());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pe-viz: %s\n", e.what());
     return 2;

@@ -23,7 +23,21 @@ struct GuiOptions {
   std::optional<pe::Lesson> lesson;
   std::size_t slide = 0;
   bool notes = false;
+  std::string lesson_name;  // the built-in lesson's name (a page's link names it), else empty
+  bool lesson_published = false;  // the lesson a page was published with (host::published_lesson)
+  // Shown in the status line from the first frame (e.g. a URL fragment's key that was left out).
+  std::string startup_message;
+  bool startup_error = false;
+  // A page's bench=N: sweep θ for N frames, report the median frame time (console, title).
+  std::optional<int> bench_frames;
 };
+
+// What a page opens with (its URL fragment, cli/url_fragment.hpp): the state's keys applied
+// to `state` (a key that cannot apply is left out and named in gui.startup_message; the app
+// opens anyway), a lesson (the link's `lesson`, or the one the page was published with:
+// host::published_lesson) into gui.lesson, a benchmark run. Nothing for an empty fragment
+// on the desktop.
+void apply_page_link(AppState& state, GuiOptions& gui, const std::string& fragment);
 
 // Runs the interactive GUI (or a screenshot run). Returns the process exit code.
 int run_gui(AppState state, const GuiOptions& options);

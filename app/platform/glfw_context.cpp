@@ -27,6 +27,9 @@ std::unique_ptr<GlfwContext> GlfwContext::create(const GlfwWindowRequest& reques
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_VISIBLE, request.visible ? GLFW_TRUE : GLFW_FALSE);
+#ifndef __EMSCRIPTEN__
+  // (A browser page's "window" is its canvas, sized by the page: platform/web/page.hpp.
+  // emscripten's GLFW makes a WebGL 2 context whatever version is asked for.)
   // On X11 and Windows (screen coordinates are pixels) the window grows by the monitor's
   // content scale, at creation and when moved to another monitor; on macOS and Wayland the
   // framebuffer grows instead (GLFW 3.3 docs, "Window content scale").
@@ -35,6 +38,7 @@ std::unique_ptr<GlfwContext> GlfwContext::create(const GlfwWindowRequest& reques
   // bars put the window under pe-viz's icon.
   glfwWindowHintString(GLFW_X11_CLASS_NAME, "pe-viz");
   glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "pe-viz");
+#endif
   GLFWwindow* window = glfwCreateWindow(request.width, request.height, request.title, nullptr, nullptr);
   if (!window) {
     why = "no OpenGL 3.3 core window (" + (g_glfw_error.empty() ? std::string("glfwCreateWindow failed") : g_glfw_error) + ")";

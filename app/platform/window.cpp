@@ -17,6 +17,15 @@
 #include "platform/imgui_theme.hpp"
 #include "render/gl_generation.hpp"
 
+#ifdef __EMSCRIPTEN__
+// In a browser page the window is the canvas: its pixels follow the page's layout and pixel
+// ratio (the content scale), fullscreen is the page's, and the GL is WebGL 2 (GLSL ES 3.00).
+#include "platform/web/page.hpp"
+constexpr const char* kImGuiGlsl = "#version 300 es";
+#else
+constexpr const char* kImGuiGlsl = "#version 330 core";
+#endif
+
 namespace app {
 
 Window::Window(const WindowOptions& options) : ini_path_(options.ini_path) {
@@ -31,14 +40,21 @@ Window::Window(const WindowOptions& options) : ini_path_(options.ini_path) {
     content_scale_ = faked_scale;
     content_scale_fixed_ = true;
   } else if (GLFWwindow* w = handle(); w && options.visible) {
+#ifdef __EMSCRIPTEN__
+    page::fit_canvas(w);
+    content_scale_ = page::device_pixel_ratio();
+#else
     // A hidden window's monitor scale would make offscreen output depend on the machine.
     float x = 1.0f, y = 1.0f;
     glfwGetWindowContentScale(w, &x, &y);
     content_scale_ = x > 0.0f ? x : 1.0f;
+#endif
   }
   if (GLFWwindow* w = handle(); w && options.visible) {
     glfwSetWindowUserPointer(w, this);
+#ifndef __EMSCRIPTEN__
     glfwSetWindowContentScaleCallback(w, on_content_scale);
+#endif
     // Before ImGui's backend installs its callbacks, so that it chains to this one.
     glfwSetKeyCallback(w, on_key);
     frame_pacing::set_wake_enabled(true);
@@ -52,7 +68,10 @@ Window::Window(const WindowOptions& options) : ini_path_(options.ini_path) {
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   if (options.visible) ImGui_ImplGlfw_InitForOpenGL(handle(), true);
   else install_headless_key_map();
-  ImGui_ImplOpenGL3_Init("#version 330 core");
+#ifdef __EMSCRIPTEN__
+  if (options.visible) page::install_clipboard(io);
+#endif
+  ImGui_ImplOpenGL3_Init(kImGuiGlsl);
   set_ui_scale(1.0f);
 }
 
@@ -88,9 +107,20 @@ void Window::on_key(GLFWwindow* window, int key, int /*scancode*/, int action, i
   if (self) self->key_latch_.on_key(key, action, mods);
 }
 
-void Window::wait_for_events(double seconds) {
-  if (offscreen() || !(seconds > 0.0)) return;
+bool Window::wait_for_events(double seconds) {
+  if (offscreen() || !(seconds > 0.0)) return true;
+#ifdef __EMSCRIPTEN__
+  // The page cannot block: the browser calls again on its next animation frame.
+  return page::take_input();
+#else
   glfwWaitEventsTimeout(seconds);
+  return true;
+#endif
+}
+
+void Window::set_title(const std::string& title) {
+  // In a page, emscripten's GLFW sets document.title.
+  if (!offscreen()) glfwSetWindowTitle(handle(), title.c_str());
 }
 
 void Window::begin_frame() {
@@ -99,6 +129,10 @@ void Window::begin_frame() {
     headless_frame_input(ImVec2(float(target_->width()), float(target_->height())));
   } else {
     glfwPollEvents();
+#ifdef __EMSCRIPTEN__
+    page::fit_canvas(handle());
+    if (!content_scale_fixed_) content_scale_ = page::device_pixel_ratio();
+#endif
     ImGui_ImplGlfw_NewFrame();
     key_latch_.apply(ImGui::GetIO());
   }
@@ -230,6 +264,13 @@ void Window::set_text_faces(bool wanted) {
 
 void Window::set_render_scale(float scale) { apply_font_scale(render_font_scale(scale)); }
 
+#ifdef __EMSCRIPTEN__
+bool Window::fullscreen() const { return page::fullscreen(); }
+
+void Window::toggle_fullscreen() {
+  if (!offscreen()) page::toggle_fullscreen();
+}
+#else
 bool Window::fullscreen() const { return handle() && glfwGetWindowMonitor(handle()) != nullptr; }
 
 void Window::toggle_fullscreen() {
@@ -245,6 +286,7 @@ void Window::toggle_fullscreen() {
   glfwGetWindowSize(handle(), &windowed_[2], &windowed_[3]);
   glfwSetWindowMonitor(handle(), monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
 }
+#endif
 
 void Window::set_dark_theme(bool dark) {
   if (dark == dark_) return;

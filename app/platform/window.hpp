@@ -55,8 +55,12 @@ class Window {
   void request_close();       // visible: as the window's close button
   void begin_frame();         // poll events (visible), start an ImGui frame of the window's size
   // Visible: sleeps until an event arrives, `seconds` pass or wake_gui() is called
-  // (platform/frame_pacing.hpp); returns at once for 0 or offscreen.
-  void wait_for_events(double seconds);
+  // (platform/frame_pacing.hpp); returns at once for 0 or offscreen. Returns whether to draw
+  // now: always, where it can sleep; in a browser page, which cannot, whether input arrived
+  // since the last frame (the caller asks again on the next animation frame).
+  bool wait_for_events(double seconds);
+  // The window's title (a page's document.title).
+  void set_title(const std::string& title);
   // Called in begin_frame after the backend read the devices (or the headless input was
   // synthesised) and before ImGui's frame starts: scripted input (GUI tests, drivers)
   // sets mouse and keys here.

@@ -1,4 +1,5 @@
 #include "shader_program.hpp"
+#include "shader_sources.hpp"
 
 #include <epoxy/gl.h>
 
@@ -26,7 +27,8 @@ std::string program_log(GLuint program) {
   return log;
 }
 
-GLuint compile(GLenum stage, std::string_view source, std::string_view name) {
+GLuint compile(GLenum stage, std::string_view written, std::string_view name) {
+  const std::string source = shader_for_this_gl(written);
   const GLuint shader = glCreateShader(stage);
   const char* text = source.data();
   const GLint length = static_cast<GLint>(source.size());

@@ -36,6 +36,29 @@ std::string shader_source_with_includes(std::string_view file_name) {
   return out;
 }
 
+namespace {
+
+// The shaders are written once, in GLSL 3.30 core. Where the GL is OpenGL ES 3.0 (WebGL 2 in
+// the browser build, which defines PE_VIZ_GLSL_ES) their version line becomes GLSL ES 3.00's
+// with full precision: ES's fragment shaders have no default float precision, and samplers
+// default to lowp, which would round the R32F values the heatmaps fetch.
+constexpr std::string_view kDesktopVersion = "#version 330 core\n";
+#ifdef PE_VIZ_GLSL_ES
+constexpr std::string_view kThisGlVersion = "#version 300 es\n"
+                                            "precision highp float;\n"
+                                            "precision highp int;\n"
+                                            "precision highp sampler2D;\n";
+#else
+constexpr std::string_view kThisGlVersion = kDesktopVersion;
+#endif
+
+}  // namespace
+
+std::string shader_for_this_gl(std::string_view source) {
+  if (source.substr(0, kDesktopVersion.size()) != kDesktopVersion) return std::string(source);
+  return std::string(kThisGlVersion) + std::string(source.substr(kDesktopVersion.size()));
+}
+
 std::vector<std::string_view> shader_file_names() {
   std::vector<std::string_view> names;
   for (const auto& f : pe_shaders::files()) names.emplace_back(f.name);

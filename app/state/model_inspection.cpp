@@ -19,7 +19,8 @@ bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind
 std::string stamp(const std::string& path) {
   std::error_code ec;
   const auto t = std::filesystem::last_write_time(path, ec);
-  return ec ? std::string("?") : std::to_string(t.time_since_epoch().count());
+  // (libc++ counts file times in a 128-bit integer, which std::to_string does not take.)
+  return ec ? std::string("?") : std::to_string(static_cast<long long>(t.time_since_epoch().count()));
 }
 
 // A config.json beside a GGUF (a converted folder often keeps it), else "".

@@ -5,14 +5,18 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "export/view_data.hpp"
 #include "pe/base/text.hpp"
 #include "platform/frame_pacing.hpp"
 #include "export/slide_deck.hpp"
+#include "export/builtin_lessons.hpp"
 #include "export/view_export.hpp"
+#include "platform/host.hpp"
 #include "state/session_file.hpp"
 #include "ui/presenter.hpp"
+#include "ui/weights_drop.hpp"
 
 namespace app {
 namespace {
@@ -24,6 +28,8 @@ struct DialogState {
   int background = 0;
   bool all_views = false;
   std::string png_path, session_path = "session.pe-viz.json", csv_path, lesson_path = "lesson.md";
+  // What a page cannot do, said where it was asked for (a modal over the menu).
+  std::string unavailable;
 };
 
 DialogState g_dialog;
@@ -58,33 +64,100 @@ bool ctrl_pressed(int key) {
   return io.KeyCtrl && ImGui::IsKeyPressed(key, false);
 }
 
+// A page has no paths: what would be written to a file is downloaded under that file's name.
+void download_text(const std::string& name, const std::string& text, const std::string& mime) {
+  host::offer_download(name, {reinterpret_cast<const unsigned char*>(text.data()), text.size()}, mime);
+}
+
+void save_csv(const AppState& state, const Derived& derived, StatusLine& status, double now) {
+  const std::string name = state.view + ".csv";
+  try {
+    download_text(name, view_csv(state.view, state, derived), "text/csv");
+    set_status(status, "Downloading " + name, false, now);
+  } catch (const std::exception& e) {
+    set_status(status, std::string("CSV not saved: ") + e.what(), true, now);
+  }
+}
+
+void save_session_download(const AppState& state, StatusLine& status, double now) {
+  download_text(g_dialog.session_path, session_to_json(state), "application/json");
+  set_status(status, "Downloading " + g_dialog.session_path + " (open it again with File → Open session…)", false, now);
+}
+
+// A page's File → Open lesson…: the built-in lessons by name, or a Markdown file of one's own.
+void lesson_chooser(FileActions& actions) {
+  if (!ImGui::BeginPopupModal("Open lesson", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  for (const BuiltinLesson& l : builtin_lessons()) {
+    if (ImGui::Selectable((l.title + "  (" + l.name + ")").c_str())) {
+      actions.open_lesson = l.name;
+      ImGui::CloseCurrentPopup();
+    }
+  }
+  ImGui::Separator();
+  if (ImGui::Button("Choose a lesson file (.md)…")) {
+    host::pick_files(".md,.markdown", "lesson");
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
 }  // namespace
 
 FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& status, double now, int window_width,
                            int window_height) {
   FileActions actions;
+  // Where files have no paths (a page), saving downloads and opening asks the browser.
+  const host::Capabilities& can = host::capabilities();
   if (ctrl_pressed(GLFW_KEY_E)) g_dialog.open_export = true;
   if (ctrl_pressed(GLFW_KEY_S)) g_dialog.open_save = true;
   if (ctrl_pressed(GLFW_KEY_O)) g_dialog.open_load = true;
-  if (ctrl_pressed(GLFW_KEY_Q)) actions.quit = true;
+  if (ctrl_pressed(GLFW_KEY_Q) && can.quit) actions.quit = true;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Export PNG…", "Ctrl+E")) g_dialog.open_export = true;
-    if (ImGui::MenuItem("Save CSV…")) g_dialog.open_csv = true;
+    if (ImGui::MenuItem(can.file_paths ? "Save CSV…" : "Download CSV")) {
+      if (can.file_paths) g_dialog.open_csv = true;
+      else save_csv(state, derived, status, now);
+    }
     if (ImGui::MenuItem("Copy data (CSV)")) {
       try {
-        ImGui::SetClipboardText(view_csv(state.view, state, derived).c_str());
+        host::copy_text(view_csv(state.view, state, derived));
         set_status(status, "Copied the numbers behind " + state.view + " to the clipboard.", false, now);
       } catch (const std::exception& e) {
         set_status(status, std::string("Copy failed: ") + e.what(), true, now);
       }
     }
+    if (can.page_url && ImGui::MenuItem("Copy link")) actions.copy_link = true;
+    if (can.page_url && ImGui::IsItemHovered())
+      ImGui::SetTooltip("A link that opens this view with these parameters (the address bar keeps it too).");
     ImGui::Separator();
-    if (ImGui::MenuItem("Save session…", "Ctrl+S")) g_dialog.open_save = true;
+    if (ImGui::MenuItem(can.file_paths ? "Save session…" : "Download session", "Ctrl+S")) g_dialog.open_save = true;
     if (ImGui::MenuItem("Open session…", "Ctrl+O")) g_dialog.open_load = true;
     if (ImGui::MenuItem("Open lesson…")) g_dialog.open_lesson = true;
-    ImGui::Separator();
-    if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.quit = true;
+    if (!can.file_paths && ImGui::MenuItem("Open model file (config.json, .gguf)…")) host::pick_files(".json,.gguf", "model");
+    if (can.quit) {
+      ImGui::Separator();
+      if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.quit = true;
+    }
     ImGui::EndMenu();
+  }
+  if (!can.file_paths) {
+    // No dialogs asking for paths: a download, the browser's file picker.
+    if (g_dialog.open_save) save_session_download(state, status, now);
+    if (g_dialog.open_load) host::pick_files(".json", "session");
+    g_dialog.open_save = g_dialog.open_load = false;
+  }
+  if (!g_dialog.unavailable.empty()) ImGui::OpenPopup("Not available here");
+  if (ImGui::BeginPopupModal("Not available here", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    ImGui::TextUnformatted(g_dialog.unavailable.c_str());
+    ImGui::PopTextWrapPos();
+    if (ImGui::Button("OK")) {
+      g_dialog.unavailable.clear();
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
   }
 
   if (g_dialog.open_export) {
@@ -112,13 +185,25 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
     }
     ImGui::Combo("background", &g_dialog.background, "theme\0white\0transparent\0");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("background: the theme's colour, white (for papers) or transparent (for slides).");
-    if (ImGui::Checkbox("all views, as slides", &g_dialog.all_views))
-      g_dialog.png_path = g_dialog.all_views ? std::string("pe-viz-slides") : default_export_name(state, state.view);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Write every view into the folder named by path, with an index.html that shows them as slides.");
-    ImGui::InputText(g_dialog.all_views ? "folder" : "path", &g_dialog.png_path);
-    ImGui::TextDisabled("The view is redrawn at this size: fonts and lines stay sharp.");
-    if (ImGui::Button("Export")) {
+    if (can.file_paths) {
+      if (ImGui::Checkbox("all views, as slides", &g_dialog.all_views))
+        g_dialog.png_path = g_dialog.all_views ? std::string("pe-viz-slides") : default_export_name(state, state.view);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Write every view into the folder named by path, with an index.html that shows them as slides.");
+      ImGui::InputText(g_dialog.all_views ? "folder" : "path", &g_dialog.png_path);
+    } else {
+      ImGui::InputText("file name", &g_dialog.png_path);
+    }
+    ImGui::TextDisabled("The view is redrawn at this size: fonts and lines stay sharp. Enter exports.");
+    if (!can.file_paths) {
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+      ImGui::TextDisabled("%s", host::folder_export_unavailable().c_str());
+      ImGui::PopTextWrapPos();
+    }
+    // Enter confirms, as in any dialog (unless a text field takes it).
+    const bool enter = !ImGui::IsAnyItemActive() &&
+                       (ImGui::IsKeyPressed(GLFW_KEY_ENTER, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ENTER, false));
+    if (ImGui::Button("Export") || enter) {
       int w = window_width, h = window_height;
       if (g_dialog.size_choice == 1) { w *= 2; h *= 2; }
       if (g_dialog.size_choice == 2) { w = 1920; h = 1080; }
@@ -154,22 +239,26 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
       set_status(status, std::string("Session not saved: ") + e.what(), true, now);
     }
   }
-  if (path_dialog("Open session", g_dialog.session_path, "Open")) {
-    try {
-      std::vector<std::string> warnings;
-      state = load_session(g_dialog.session_path, state, warnings);
-      set_status(status, warnings.empty() ? "Opened " + g_dialog.session_path
-                                          : "Opened " + g_dialog.session_path + " (" + warnings.front() + ")",
-                 false, now);
-    } catch (const std::exception& e) {
-      // The current state is kept untouched.
-      set_status(status, std::string("Session not opened: ") + e.what(), true, now);
-    }
-  }
+  if (path_dialog("Open session", g_dialog.session_path, "Open")) open_session_file(state, g_dialog.session_path, status, now);
   // A lesson file's path, or the name of a built-in lesson (pe-viz lesson --list).
-  if (path_dialog("Open lesson", g_dialog.lesson_path, "Open")) actions.open_lesson = g_dialog.lesson_path;
+  if (!can.file_paths) lesson_chooser(actions);
+  else if (path_dialog("Open lesson", g_dialog.lesson_path, "Open")) actions.open_lesson = g_dialog.lesson_path;
   return actions;
 }
+
+void open_session_file(AppState& state, const std::string& path, StatusLine& status, double now) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  try {
+    std::vector<std::string> warnings;
+    state = load_session(path, state, warnings);
+    set_status(status, warnings.empty() ? "Opened " + name : "Opened " + name + " (" + warnings.front() + ")", false, now);
+  } catch (const std::exception& e) {
+    // The current state is kept untouched.
+    set_status(status, std::string("Session not opened: ") + e.what(), true, now);
+  }
+}
+
+void show_unavailable(const std::string& message) { g_dialog.unavailable = message; }
 
 bool open_lesson(Presenter& presenter, AppState& state, const std::string& file_or_name, StatusLine& status, double now) {
   try {
@@ -195,6 +284,7 @@ void load_dropped_files(AppState& state, const std::vector<std::string>& paths, 
       open_lesson(*presenter, state, path, status, now);
       continue;
     }
+    if (open_dropped_weights(state, path, status, now)) continue;  // weights: the frequency-usage view (ui/weights_drop)
     try {
       // A .gguf: its header and RoPE factor tensors only (pe::load_gguf_config), never the weights.
       if (is_gguf_path(path)) load_gguf_file(state, path);
@@ -221,6 +311,14 @@ void draw_status_line(const StatusLine& status, double now) {
   ImGui::PushStyleColor(ImGuiCol_Text, status.error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.5f, 0.85f, 0.5f, 1.0f));
   ImGui::TextUnformatted(status.text.c_str());
   ImGui::PopStyleColor();
+  // A message longer than the menu bar is cut at the window's edge: hovering shows it whole.
+  if (ImGui::IsItemHovered() && ImGui::GetItemRectMax().x > ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36.0f);
+    ImGui::TextUnformatted(status.text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
 }
 
 }  // namespace app

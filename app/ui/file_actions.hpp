@@ -27,6 +27,7 @@ struct FileActions {
   bool toggle_fullscreen = false;         // F11: the window owns the monitor switch
   bool quit = false;                      // File → Quit, Ctrl+Q: as closing the window (autosave)
   std::optional<std::string> open_lesson; // File → Open lesson…: a .md path or a built-in lesson's name
+  bool copy_link = false;                 // File → Copy link (a page): the GUI loop knows the lesson shown
 };
 
 // Draws the menu bar items and any open dialog; call inside a window with a menu bar.
@@ -42,5 +43,11 @@ void load_dropped_files(AppState& state, const std::vector<std::string>& paths, 
 // in the status line. Returns whether it opened.
 bool open_lesson(Presenter& presenter, AppState& state, const std::string& file_or_name, StatusLine& status, double now);
 void draw_status_line(const StatusLine& status, double now);
+// Opens a saved session (File → Open session…, a file the browser picked); a bad one leaves
+// the state as it was and says why in the status line.
+void open_session_file(AppState& state, const std::string& path, StatusLine& status, double now);
+// What cannot work where the app runs (host::capabilities()), said in a modal over the
+// menu the user just used, with the way to get it.
+void show_unavailable(const std::string& message);
 
 }  // namespace app

@@ -10,6 +10,7 @@
 #include <imgui_internal.h>
 
 #include "platform/frame_pacing.hpp"
+#include "platform/host.hpp"
 #include "plot/plot.hpp"
 #include "ui/formula_strip.hpp"
 #include "ui/gui_stack_guard.hpp"
@@ -210,7 +211,11 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   if (options.status && ImGui::BeginMenuBar()) {
     actions = draw_file_menu(state, derived, *options.status, time_seconds, int(display.x), int(display.y));
     if (options.record && ImGui::BeginMenu("File")) {  // appended to the File menu
-      if (ImGui::MenuItem("Record animation…", nullptr, false, !options.record->recording())) options.record->open(state);
+      if (ImGui::MenuItem("Record animation…", nullptr, false, !options.record->recording())) {
+        // Where FFmpeg is missing (a page) the item says so instead of doing nothing.
+        if (host::capabilities().video_export) options.record->open(state);
+        else show_unavailable(host::video_export_unavailable());
+      }
       ImGui::EndMenu();
     }
     if (options.undo) draw_edit_menu(state, *options.undo);

@@ -12,6 +12,7 @@
 #include "pe/models/config.hpp"
 #include "pe/models/hf_cache.hpp"
 #include "pe/scaling/scaling.hpp"
+#include "platform/host.hpp"
 
 namespace app {
 namespace {
@@ -97,15 +98,18 @@ void draw_model_loader(AppState& s) {
   if (!typing && !list_hovered) list_open = false;
 }
 
+// Where files have no paths (a page): the browser's file dialog, as a drop onto the page.
+void draw_model_file_picker() {
+  if (ImGui::Button("Open config.json or .gguf…")) host::pick_files(".json,.gguf", "model");
+  tip("A Hugging Face config.json (rope_theta, head_dim, rope_scaling …) or a GGUF file (its header and RoPE "
+      "factors). You can also drag and drop the file onto the page.");
+  ImGui::TextDisabled("Hugging Face cache: not here (?)");
+  tip(host::model_cache_unavailable().c_str());
+}
+
 void draw_config_loader(AppState& s) {
   static std::string path;
   const ImGuiStyle& style = ImGui::GetStyle();
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Load").x - 2 * style.FramePadding.x -
-                          style.ItemSpacing.x);
-  ImGui::InputTextWithHint("##config-path", "config.json path (or drop it)", &path);
-  tip("A Hugging Face config.json: rope_theta, head_dim, partial_rotary_factor, max_position_embeddings and "
-      "rope_scaling / rope_parameters are read. You can also drag and drop the file onto the window.");
-  ImGui::SameLine();
   auto load = [&](const std::string& p) {
     try {
       load_config_file(s, p);
@@ -113,8 +117,18 @@ void draw_config_loader(AppState& s) {
       s.config_error = e.what();
     }
   };
-  if (ImGui::Button("Load") && !path.empty()) load(path);
-  if (!s.recent_configs.empty()) {
+  if (host::capabilities().file_paths) {
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Load").x - 2 * style.FramePadding.x -
+                            style.ItemSpacing.x);
+    ImGui::InputTextWithHint("##config-path", "config.json path (or drop it)", &path);
+    tip("A Hugging Face config.json: rope_theta, head_dim, partial_rotary_factor, max_position_embeddings and "
+        "rope_scaling / rope_parameters are read. You can also drag and drop the file onto the window.");
+    ImGui::SameLine();
+    if (ImGui::Button("Load") && !path.empty()) load(path);
+  } else {
+    draw_model_file_picker();
+  }
+  if (!s.recent_configs.empty() && host::capabilities().file_paths) {
     if (ImGui::BeginCombo("recent", "recent files…")) {
       for (const std::string& r : std::vector<std::string>(s.recent_configs))
         if (ImGui::Selectable(r.c_str())) {
@@ -242,7 +256,7 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
   }
 
   section("Model");
-  draw_model_loader(s);
+  if (host::capabilities().model_cache) draw_model_loader(s);
   draw_config_loader(s);
 
   section("Display");

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "platform/frame_pacing.hpp"
+#include "platform/worker.hpp"
 
 namespace app {
 
@@ -36,7 +37,7 @@ class AsyncValue {
     } else if (!job_.valid()) {
       job_key_ = key;
       // The finished worker wakes the GUI, which may be asleep waiting for input.
-      job_ = std::async(std::launch::async, [compute, key] {
+      job_ = start_worker([compute, key] {
         Value v = compute(key);
         wake_gui();
         return v;

@@ -12,6 +12,7 @@
 #include "pe/analysis/analysis.hpp"
 #include "pe/base/errors.hpp"
 #include "platform/frame_pacing.hpp"
+#include "platform/worker.hpp"
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
@@ -128,7 +129,7 @@ void draw_attention_view(ViewContext& ctx) {
   } else if (any && !slot.job.valid()) {
     slot.job_keys = stale;
     // The finished worker wakes the GUI, which may be asleep waiting for input.
-    slot.job = std::async(std::launch::async, [params = attention_params(s, ctx.derived), stale] {
+    slot.job = start_worker([params = attention_params(s, ctx.derived), stale] {
       auto patterns = compute_patterns(params, stale);
       wake_gui();
       return patterns;

@@ -1,0 +1,215 @@
+// The browser page's side of platform/host.hpp and platform/web/page.hpp: JavaScript that
+// the page runs for the app (EM_JS), and emscripten's main loop.
+#include "platform/host.hpp"
+#include "platform/web/page.hpp"
+
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+
+// clang-format off
+EM_JS(char*, pe_js_fragment, (), {
+  var h = window.location.hash || "";
+  return allocateUTF8(h.charAt(0) == '#' ? h.substring(1) : h);
+});
+EM_JS(void, pe_js_replace_fragment, (const char* fragment), {
+  var f = UTF8ToString(fragment);
+  var base = window.location.href.split('#')[0];
+  /* replaceState: the fragment follows the state without a history entry per slider step. */
+  try { window.history.replaceState(window.history.state, "", f ? base + '#' + f : base); } catch (e) {}
+});
+EM_JS(char*, pe_js_link, (const char* fragment), {
+  var f = UTF8ToString(fragment);
+  return allocateUTF8(window.location.href.split('#')[0] + (f ? "#" + f : ""));
+});
+EM_JS(int, pe_js_take_hash_change, (), { var v = Module.peViz.hashChanged; Module.peViz.hashChanged = false; return v ? 1 : 0; });
+EM_JS(void, pe_js_copy_text, (const char* text), {
+  var t = UTF8ToString(text);
+  Module.peViz.copy(t);
+});
+EM_JS(void, pe_js_download, (const char* name, const unsigned char* data, int size, const char* mime), {
+  Module.peViz.download(UTF8ToString(name), HEAPU8.slice(data, data + size), UTF8ToString(mime));
+});
+EM_JS(void, pe_js_pick_files, (const char* accept, const char* purpose), {
+  Module.peViz.pickFiles(UTF8ToString(accept), UTF8ToString(purpose));
+});
+EM_JS(char*, pe_js_take_picked, (), {
+  /* "purpose TAB path NEWLINE" per file that arrived since the last call. */
+  var text = Module.peViz.picked.map(function(f) { return f.purpose + '\t' + f.path + '\n'; }).join("");
+  Module.peViz.picked = [];
+  return allocateUTF8(text);
+});
+EM_JS(char*, pe_js_storage_get, (const char* key), {
+  try {
+    var v = window.localStorage.getItem(UTF8ToString(key));
+    return v === null ? 0 : allocateUTF8(v);
+  } catch (e) { return 0; }
+});
+EM_JS(int, pe_js_storage_set, (const char* key, const char* value), {
+  try { window.localStorage.setItem(UTF8ToString(key), UTF8ToString(value)); return 1; } catch (e) { return 0; }
+});
+EM_JS(char*, pe_js_published_lesson, (), {
+  return Module.peViz.lessonPath ? allocateUTF8(Module.peViz.lessonPath) : 0;
+});
+EM_JS(void, pe_js_log, (const char* text), { console.log(UTF8ToString(text)); });
+EM_JS(void, pe_js_first_frame, (), { Module.peViz.firstFrame(); });
+EM_JS(double, pe_js_pixel_ratio, (), { return window.devicePixelRatio || 1; });
+EM_JS(int, pe_js_canvas_css_width, (), { return Module.canvas.getBoundingClientRect().width; });
+EM_JS(int, pe_js_canvas_css_height, (), { return Module.canvas.getBoundingClientRect().height; });
+EM_JS(int, pe_js_take_input, (), { var v = Module.peViz.input; Module.peViz.input = false; return v ? 1 : 0; });
+EM_JS(void, pe_js_toggle_fullscreen, (), {
+  if (document.fullscreenElement) { document.exitFullscreen(); }
+  else if (document.documentElement.requestFullscreen) { document.documentElement.requestFullscreen().catch(function() {}); }
+});
+EM_JS(char*, pe_js_clipboard, (), { return allocateUTF8(Module.peViz.clipboard || ""); });
+EM_JS(int, pe_js_fullscreen, (), { return document.fullscreenElement ? 1 : 0; });
+// clang-format on
+
+namespace app {
+namespace {
+
+std::string take_js_string(char* text) {
+  if (!text) return {};
+  std::string out(text);
+  std::free(text);
+  return out;
+}
+
+constexpr const char* kSessionKey = "pe-viz.last-session";
+constexpr const char* kDesktopSteps =
+    "the desktop app (Debian/Ubuntu: clone the repository and run scripts/run.sh, which installs what is "
+    "missing, builds and opens it; see the README)";
+
+}  // namespace
+
+namespace page {
+
+float device_pixel_ratio() { return std::clamp(float(pe_js_pixel_ratio()), 0.5f, 4.0f); }
+
+void fit_canvas(GLFWwindow* window) {
+  const float ratio = device_pixel_ratio();
+  const int w = std::max(1, int(float(pe_js_canvas_css_width()) * ratio + 0.5f));
+  const int h = std::max(1, int(float(pe_js_canvas_css_height()) * ratio + 0.5f));
+  int current_w = 0, current_h = 0;
+  glfwGetWindowSize(window, &current_w, &current_h);
+  if (w != current_w || h != current_h) glfwSetWindowSize(window, w, h);
+}
+
+bool take_input() { return pe_js_take_input() != 0; }
+void toggle_fullscreen() { pe_js_toggle_fullscreen(); }
+bool fullscreen() { return pe_js_fullscreen() != 0; }
+
+void install_clipboard(ImGuiIO& io) {
+  io.SetClipboardTextFn = [](void*, const char* text) { pe_js_copy_text(text); };
+  io.GetClipboardTextFn = [](void*) -> const char* {
+    static std::string pasted;
+    pasted = take_js_string(pe_js_clipboard());
+    return pasted.c_str();
+  };
+  io.ClipboardUserData = nullptr;
+}
+
+}  // namespace page
+
+namespace host {
+
+const Capabilities& capabilities() {
+  static const Capabilities page{.file_paths = false,
+                                 .video_export = false,
+                                 .model_cache = false,
+                                 .quit = false,
+                                 .page_url = true,
+                                 .persistent_runtime = true};
+  return page;
+}
+
+std::string video_export_unavailable() {
+  return std::string("Video export (MP4, WebM, GIF) needs FFmpeg, which a browser page does not have: use ") +
+         kDesktopSteps + ". Here, File → Export PNG downloads a still at any size.";
+}
+
+std::string model_cache_unavailable() {
+  return "A page cannot read the Hugging Face cache on your disk: drop the model's config.json or .gguf onto the "
+         "page, or pick it with File → Open model file….";
+}
+
+std::string folder_export_unavailable() {
+  return std::string("Writing every view into a folder of slides needs ") + kDesktopSteps +
+         " (pe-viz export --all DIR). Here each view downloads as one PNG.";
+}
+
+namespace {
+std::function<bool()>* g_frame = nullptr;
+void run_frame(void*) {
+  if (!(*g_frame)()) emscripten_cancel_main_loop();
+}
+}  // namespace
+
+bool run_main_loop(std::function<bool()> frame) {
+  // Kept for the page's lifetime: the browser calls it once per animation frame.
+  g_frame = new std::function<bool()>(std::move(frame));
+  emscripten_set_main_loop_arg(run_frame, nullptr, 0, 0);
+  return false;
+}
+
+std::optional<std::string> url_fragment() { return take_js_string(pe_js_fragment()); }
+void replace_url_fragment(const std::string& fragment) { pe_js_replace_fragment(fragment.c_str()); }
+std::string link_with_fragment(const std::string& fragment) { return take_js_string(pe_js_link(fragment.c_str())); }
+
+std::optional<std::string> take_new_url_fragment() {
+  if (!pe_js_take_hash_change()) return std::nullopt;
+  return url_fragment();
+}
+
+void copy_text(const std::string& text) { pe_js_copy_text(text.c_str()); }
+
+void offer_download(const std::string& file_name, std::span<const unsigned char> bytes, const std::string& mime_type) {
+  pe_js_download(file_name.c_str(), bytes.data(), int(bytes.size()), mime_type.c_str());
+}
+
+void pick_files(const std::string& accept, const std::string& purpose) { pe_js_pick_files(accept.c_str(), purpose.c_str()); }
+
+std::vector<PickedFile> take_picked_files() {
+  const std::string text = take_js_string(pe_js_take_picked());
+  std::vector<PickedFile> files;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    const std::size_t tab = line.find('\t');
+    if (tab != std::string::npos) files.push_back({line.substr(tab + 1), line.substr(0, tab)});
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return files;
+}
+
+std::optional<std::string> published_lesson() {
+  char* path = pe_js_published_lesson();
+  if (!path) return std::nullopt;
+  return take_js_string(path);
+}
+
+std::optional<std::string> read_saved_session() {
+  char* text = pe_js_storage_get(kSessionKey);
+  if (!text) return std::nullopt;
+  return take_js_string(text);
+}
+
+void write_saved_session(const std::string& json) {
+  if (!pe_js_storage_set(kSessionKey, json.c_str()))
+    throw std::runtime_error("the browser's local storage refused the session (full, or storage is off for this page)");
+}
+
+void log_line(const std::string& text) { pe_js_log(text.c_str()); }
+void first_frame_shown() { pe_js_first_frame(); }
+
+}  // namespace host
+}  // namespace app

@@ -1,0 +1,124 @@
+// A page's link (cli/url_fragment): the command line's options as fragment keys, parsed by the
+// same definitions and checks; written back so that opening it shows the same thing.
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/state_options.hpp"
+#include "cli/url_fragment.hpp"
+#include "pe/models/config.hpp"
+#include "state/app_state.hpp"
+
+namespace {
+
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+std::string value_of(const Pairs& pairs, const std::string& key) {
+  for (const auto& [k, v] : pairs)
+    if (k == key) return v;
+  return "(absent)";
+}
+
+TEST(UrlFragment, SplitsAndJoinsWithPercentEncoding) {
+  const Pairs pairs = {{"tokens", "the dog & the man = 2"}, {"prompt", "text:4,image:1x8x12"}, {"light", ""}, {"x", "100%+ü"}};
+  const std::string text = app::join_fragment(pairs);
+  EXPECT_EQ(text.find(' '), std::string::npos) << text;
+  EXPECT_EQ(app::split_fragment(text), pairs) << text;
+  EXPECT_EQ(app::split_fragment("a=1&&b=x%20y+z&c"), (Pairs{{"a", "1"}, {"b", "x y z"}, {"c", ""}}));
+}
+
+TEST(UrlFragment, KeysAreTheCommandLinesOptions) {
+  app::StateOverrides o;
+  CLI::App cli;
+  app::add_state_options(cli, o);
+  for (const auto& [name, value] : app::state_option_values(app::default_state()))
+    EXPECT_NE(cli.get_option_no_throw("--" + name), nullptr) << name << " is not a command-line option";
+}
+
+TEST(UrlFragment, AppliesKeysAsTheCommandLineDoes) {
+  app::AppState s = app::default_state();
+  const auto problems = app::apply_url_fragment(s, "view=rope-cos&preset=llama-3.1-8b&theta=1000000&length=8192&ui_scale=2&light");
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(s.view, "rope-cos");
+  EXPECT_EQ(s.rope.theta, 1e6);
+  EXPECT_EQ(s.rope.head_dim, 128);
+  EXPECT_EQ(s.length, 8192);
+  EXPECT_EQ(s.ui_scale, 2.0f);
+  EXPECT_FALSE(s.dark_theme);
+  const std::string written = app::url_fragment_for(s);
+  const Pairs keys = app::split_fragment(written);
+  EXPECT_EQ(value_of(keys, "view"), "rope-cos") << written;
+  EXPECT_EQ(value_of(keys, "preset"), "llama-3.1-8b") << written;
+  EXPECT_EQ(value_of(keys, "theta"), "1000000") << written;
+  EXPECT_EQ(value_of(keys, "ui-scale"), "2") << written;
+  EXPECT_EQ(value_of(keys, "light"), "1") << written;
+  EXPECT_EQ(value_of(keys, "length"), "(absent)") << "the preset's own length is implied: " << written;
+}
+
+TEST(UrlFragment, ABadKeyIsLeftOutAndNamedTheRestApplies) {
+  app::AppState s = app::default_state();
+  const auto problems = app::apply_url_fragment(s, "view=relative-score&theta=abc&dim=63&bogus=1&length=300&position=5000");
+  std::string named;
+  for (const auto& p : problems) named += p.key + ";";
+  EXPECT_NE(named.find("theta;"), std::string::npos) << named;
+  EXPECT_NE(named.find("dim;"), std::string::npos) << named;
+  EXPECT_NE(named.find("bogus;"), std::string::npos) << named;
+  EXPECT_NE(named.find("position;"), std::string::npos) << "position past the length: " << named;
+  EXPECT_EQ(s.view, "relative-score");
+  EXPECT_EQ(s.length, 300);
+  EXPECT_EQ(s.rope.theta, 10000.0);
+  EXPECT_EQ(s.rope.head_dim, 64);
+}
+
+TEST(UrlFragment, PageKeysGoToThePageRequest) {
+  app::AppState s = app::default_state();
+  app::PageRequest page;
+  EXPECT_TRUE(app::apply_url_fragment(s, "lesson=positional-encoding-101&slide=3&notes&bench=90", &page).empty());
+  EXPECT_EQ(page.lesson.value_or(""), "positional-encoding-101");
+  EXPECT_EQ(page.slide, 2u);
+  EXPECT_TRUE(page.notes);
+  EXPECT_EQ(page.bench_frames.value_or(0), 90);
+  const auto bad = app::apply_url_fragment(s, "slide=0&bench=x", &page);
+  EXPECT_EQ(bad.size(), 2u);
+}
+
+// Opening the written link from the defaults gives the same options and the same model.
+void expect_round_trip(const app::AppState& s, const std::string& what) {
+  bool exact = false;
+  const std::string fragment = app::url_fragment_for(s, &exact);
+  EXPECT_TRUE(exact) << what << ": " << fragment;
+  app::AppState opened = app::default_state();
+  EXPECT_TRUE(app::apply_url_fragment(opened, fragment).empty()) << fragment;
+  Pairs a = app::state_option_values(opened), b = app::state_option_values(s);
+  std::erase_if(a, [](const auto& kv) { return kv.first == "preset"; });
+  std::erase_if(b, [](const auto& kv) { return kv.first == "preset"; });
+  EXPECT_EQ(a, b) << what << ": " << fragment;
+}
+
+TEST(UrlFragment, EveryPresetAndEditedStatesRoundTrip) {
+  expect_round_trip(app::default_state(), "defaults");
+  EXPECT_EQ(app::url_fragment_for(app::default_state()), "view=sinusoidal");
+  for (const auto& preset : pe::list_presets()) {
+    app::AppState s = app::default_state();
+    app::apply_preset(s, preset.key);
+    s.view = "scaling";
+    expect_round_trip(s, preset.key);
+    s.rope.theta *= 3;
+    s.preset.clear();  // as the panel does when θ is edited
+    s.position = 7;
+    expect_round_trip(s, preset.key + " with θ × 3");
+  }
+  app::AppState s = app::default_state();
+  s.view = "permutation";
+  s.tokens = "a cat & a dog";
+  s.tokens_b = "a dog & a cat";
+  s.sections = {8, 12, 12};
+  s.colormap = app::ColormapChoice::Cividis;
+  s.grid = true;
+  s.pixel_mean = false;
+  s.theta_low = 123.5;
+  s.walkthrough_step = 3;
+  expect_round_trip(s, "display and text options");
+}
+
+}  // namespace
