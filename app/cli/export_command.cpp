@@ -12,6 +12,7 @@
 #include "cli/state_options.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/base/text.hpp"
+#include "export/builtin_lessons.hpp"
 #include "export/lesson_export.hpp"
 #include "export/lesson_validation.hpp"
 #include "export/view_data.hpp"
@@ -126,6 +127,10 @@ int run_export_command(int argc, char** argv) {
                  "Export a lesson (a Markdown file, or a built-in lesson's name) into DIR: a PNG per slide, an MP4 per "
                  "animated slide (--fps), index.html");
   cli.add_option("DIR", lesson_dir, "With --lesson: the folder to write into (or -o DIR)");
+  bool interactive = false;
+  cli.add_flag("--interactive", interactive,
+               "With --lesson: write the browser app itself with the lesson built in (DIR/index.html and pe-viz.js), "
+               "opening at slide 1 in presenter mode, from disk or any web host (needs scripts/web.sh's build)");
   cli.add_option("--session", session_path, "Load this session file first (options given here override it)");
   try {
     cli.parse(argc, argv);
@@ -150,6 +155,8 @@ int run_export_command(int argc, char** argv) {
   std::optional<pe::Lesson> lesson;
   try {
     bg = background_from_string(background);
+    if (interactive && !lesson_source)
+      throw std::runtime_error("--interactive goes with --lesson FILE.md|NAME DIR (the browser app with that lesson built in)");
     if (lesson_dir && !lesson_source)
       throw std::runtime_error("'" + *lesson_dir + "': a folder argument goes with --lesson FILE.md|NAME; to name the image or video, use -o " +
                                *lesson_dir);
@@ -178,6 +185,17 @@ int run_export_command(int argc, char** argv) {
     }
     apply_overrides(state, overrides);
     if (lesson) (void)lesson_slide_states(*lesson, state);  // every slide checked before a window opens
+    if (lesson && interactive) {
+      // The page draws the slides itself: no GL here, only files copied and the lesson put in.
+      const std::filesystem::path dir = lesson_dir ? *lesson_dir : *output;
+      const std::filesystem::path web = find_web_page_files();
+      const std::string name = find_builtin_lesson(*lesson_source) ? *lesson_source : std::filesystem::path(*lesson_source).stem().string();
+      for (const auto& f : export_interactive_lesson(name, lesson_markdown(*lesson_source), dir, web))
+        std::printf("wrote %s\n", f.c_str());
+      std::printf("open %s in a browser (from disk or any web server): %zu slides, presenter mode (-> next, Esc leaves)\n",
+                  (dir / "index.html").c_str(), lesson->slides.size());
+      return 0;
+    }
     if (video_job) {
       // The animated values must suit this state (position < length ...) before a window opens.
       AppState probe = state;

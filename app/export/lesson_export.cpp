@@ -1,6 +1,10 @@
 #include "export/lesson_export.hpp"
 
 #include <chrono>
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include "export/builtin_lessons.hpp"
 #include "export/lesson_validation.hpp"
@@ -83,6 +87,96 @@ pe::Lesson load_lesson_source(const std::string& file_or_name) {
   pe::Lesson lesson = pe::parse_lesson(builtin->markdown, builtin->name + ".md");
   pe::check_lesson(lesson, lesson_parameters());
   return lesson;
+}
+
+namespace {
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string base64(const std::string& bytes) {
+  static const char* const kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const unsigned v = unsigned(static_cast<unsigned char>(bytes[i])) << 16 | unsigned(static_cast<unsigned char>(bytes[i + 1])) << 8 |
+                       unsigned(static_cast<unsigned char>(bytes[i + 2]));
+    for (int k = 18; k >= 0; k -= 6) out += kAlphabet[(v >> k) & 63];
+  }
+  if (i < bytes.size()) {
+    unsigned v = unsigned(static_cast<unsigned char>(bytes[i])) << 16;
+    if (i + 1 < bytes.size()) v |= unsigned(static_cast<unsigned char>(bytes[i + 1])) << 8;
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+bool is_page_folder(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(dir / "index.html", ec) && fs::is_regular_file(dir / "pe-viz.js", ec);
+}
+
+}  // namespace
+
+fs::path find_web_page_files() {
+  std::vector<fs::path> candidates;
+  if (const char* env = std::getenv("PE_VIZ_WEB_DIR"); env && *env) candidates.emplace_back(env);
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    candidates.push_back(exe.parent_path() / "web");
+    candidates.push_back(exe.parent_path().parent_path() / "share" / "pe-viz" / "web");
+  }
+#ifdef PE_VIZ_SOURCE_DIR
+  candidates.push_back(fs::path(PE_VIZ_SOURCE_DIR) / "build-web" / "site-file");
+#endif
+  std::string looked;
+  for (const fs::path& c : candidates) {
+    if (is_page_folder(c)) return c;
+    looked += (looked.empty() ? "" : ", ") + c.string();
+  }
+  throw std::runtime_error("--interactive needs pe-viz's browser build (index.html and pe-viz.js), which is not there (looked in: " +
+                           looked + "). Build it with scripts/web.sh (it writes build-web/site-file/), or point PE_VIZ_WEB_DIR "
+                           "at a folder that holds them.");
+}
+
+std::string lesson_markdown(const std::string& file_or_name) {
+  const fs::path path(file_or_name);
+  std::error_code ec;
+  if (fs::exists(path, ec) || path.extension() == ".md" || file_or_name.find('/') != std::string::npos) return read_file(path);
+  if (const BuiltinLesson* builtin = find_builtin_lesson(file_or_name)) return std::string(builtin->markdown);
+  throw pe::LessonError(file_or_name, 0, "lesson", "no such file and no built-in lesson of that name; built-in lessons: " + builtin_names());
+}
+
+std::vector<fs::path> export_interactive_lesson(const std::string& name, const std::string& markdown, const fs::path& dir,
+                                                const fs::path& web_files) {
+  std::string page = read_file(web_files / "index.html");
+  // The page carries an empty lesson element for this (app/platform/web/index.html).
+  const std::string slot = R"(<script type="text/markdown" id="pe-viz-lesson" data-name=""></script>)";
+  const std::size_t at = page.find(slot);
+  if (at == std::string::npos)
+    throw std::runtime_error((web_files / "index.html").string() + " is not pe-viz's browser page (no lesson slot): rebuild it with scripts/web.sh");
+  std::string safe;  // the name as the page's file system path uses it
+  for (char c : name) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '-';
+  if (safe.empty()) safe = "lesson";
+  // Base64: the Markdown may hold anything, even "</script>".
+  page.replace(at, slot.size(),
+               R"(<script type="text/markdown" id="pe-viz-lesson" data-name=")" + safe + R"(" data-encoding="base64">)" +
+                   base64(markdown) + "</script>");
+  std::error_code ec;
+  fs::create_directories(dir, ec);  // an unwritable folder: write_file_atomic names it
+  const std::string program = read_file(web_files / "pe-viz.js");
+  write_file_atomic(dir / "pe-viz.js", program);
+  write_file_atomic(dir / "index.html", page);
+  return {dir / "pe-viz.js", dir / "index.html"};
 }
 
 std::vector<LessonSlideFiles> lesson_slide_files(const pe::Lesson& lesson) {

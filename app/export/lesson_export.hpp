@@ -61,4 +61,23 @@ struct LessonExportResult {
 LessonExportResult export_lesson(AppSession& session, const pe::Lesson& lesson, const LessonExportOptions& options,
                                  const std::function<void(std::size_t, std::size_t, const std::string&)>& progress = {});
 
+// ---- `pe-viz export --lesson NAME|FILE DIR --interactive`: the browser app itself with the
+// lesson built in (DIR/index.html + DIR/pe-viz.js, the WebAssembly inside the script), opening
+// at slide 1 in presenter mode; from disk (file://, no server) or any static host.
+
+// The browser build's page for disk: a folder with index.html and pe-viz.js, as scripts/web.sh
+// writes it (build-web/site-file/). Looked for in $PE_VIZ_WEB_DIR, beside the binary (web/,
+// ../share/pe-viz/web/) and in the source tree's build-web/site-file/. Throws
+// std::runtime_error naming every place looked at and how to build it.
+std::filesystem::path find_web_page_files();
+
+// Writes the two files; `markdown` is the lesson's source (checked by the caller), `name` a
+// short name for it. Returns the files written (index.html last). Throws std::runtime_error
+// for an unwritable folder or web files that are not the page pe-viz builds.
+std::vector<std::filesystem::path> export_interactive_lesson(const std::string& name, const std::string& markdown,
+                                                             const std::filesystem::path& dir,
+                                                             const std::filesystem::path& web_files);
+// The Markdown of a lesson file or a built-in lesson (as load_lesson_source finds it).
+std::string lesson_markdown(const std::string& file_or_name);
+
 }  // namespace app
