@@ -62,22 +62,26 @@ Bounds compute_bounds(const BoundsKey& k) {
 }
 
 // The bounds for the state, or nullptr while a worker computes them (the view asks again).
+// The last few results are kept, so going back to a base shows it at once; short contexts
+// (a few ms, see above) are computed in place, so their first frame is never without them.
 const Bounds* bounds_for(const AppState& s, bool wait) {
-  static std::optional<Bounds> value;
-  static BoundsKey value_key, job_key;
+  constexpr std::size_t kKept = 8;
+  constexpr long long kInPlaceLength = 8192;
+  static std::vector<std::pair<BoundsKey, Bounds>> kept;  // newest last
+  static BoundsKey job_key;
   static std::future<Bounds> job;
+  const auto keep = [](const BoundsKey& k, Bounds b) -> const Bounds* {
+    std::erase_if(kept, [&](const auto& e) { return e.first == k; });
+    if (kept.size() == kKept) kept.erase(kept.begin());
+    kept.emplace_back(k, std::move(b));
+    return &kept.back().second;
+  };
   const BoundsKey key{s.theta_low, s.theta_high, s.rope.head_dim, s.length};
-  if (job.valid() && (wait || job.wait_for(std::chrono::seconds(0)) == std::future_status::ready)) {
-    value = job.get();
-    value_key = job_key;
-  }
-  if (value && value_key == key) return &*value;
-  // The first value is computed in place, as AsyncValue does (the first frame is never blank).
-  if (wait || (!value && key.length <= (1LL << 20))) {
-    value = compute_bounds(key);
-    value_key = key;
-    return &*value;
-  }
+  if (job.valid() && (wait || job.wait_for(std::chrono::seconds(0)) == std::future_status::ready)) keep(job_key, job.get());
+  for (const auto& e : kept)
+    if (e.first == key) return &e.second;
+  // The first value of all is computed in place too, as AsyncValue does.
+  if (wait || key.length <= kInPlaceLength || (kept.empty() && key.length <= (1LL << 20))) return keep(key, compute_bounds(key));
   if (!job.valid()) {
     job_key = key;
     job = start_worker([key] {
