@@ -240,7 +240,7 @@ class GuiLoop {
         open_session_file(state, f.path, status_, now);
       } else if (f.purpose == "lesson") {
         open_lesson_named(f.path, now);
-      } else {
+      } else {  // "model" (the picker's), "drop": as dropped onto the window
         g_dropped.push_back(f.path);
       }
     }

@@ -275,6 +275,7 @@ Pairs state_option_values(const AppState& s) {
       {"factor", d(r.scaling.factor)},
       {"original-max-position-embeddings", i(r.scaling.original_max_position_embeddings)},
       {"partial-rotary-factor", d(r.partial_rotary_factor)},
+      {"p-rope", d(s.p_rope)},
       {"delta-axis", s.delta_axis},
       {"mistake", s.mistake},
       {"samples", i(s.samples)},
@@ -333,7 +334,9 @@ std::string url_fragment_for(const AppState& state, bool* exact) {
     } else if (name == "preset") {
       if (!preset.empty() && preset != default_state().preset) out.emplace_back("preset", preset);
     } else if (value != from[k].second) {
-      out.push_back(wanted[k]);
+      // A switch stands alone in a link ("&light"), as on the command line.
+      const bool flag = name == "light" || name == "grid" || name == "no-pixel-mean";
+      out.emplace_back(name, flag && value == "1" ? std::string() : value);
     }
   }
   if (exact) {

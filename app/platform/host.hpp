@@ -55,7 +55,8 @@ void copy_text(const std::string& text);
 // (files are written by path); throws std::logic_error.
 void offer_download(const std::string& file_name, std::span<const unsigned char> bytes, const std::string& mime_type);
 // A page: opens the browser's file dialog for files matching `accept` (".json,.gguf"); the
-// chosen files arrive later through take_picked_files(), tagged with `purpose`.
+// chosen files arrive later through take_picked_files(), tagged with `purpose`. Files dropped
+// onto a page arrive there too, tagged "drop".
 void pick_files(const std::string& accept, const std::string& purpose);
 struct PickedFile {
   std::string path;     // where the file's bytes now are (the page's in-memory file system)

@@ -51,7 +51,7 @@ TEST(UrlFragment, AppliesKeysAsTheCommandLineDoes) {
   EXPECT_EQ(value_of(keys, "preset"), "llama-3.1-8b") << written;
   EXPECT_EQ(value_of(keys, "theta"), "1000000") << written;
   EXPECT_EQ(value_of(keys, "ui-scale"), "2") << written;
-  EXPECT_EQ(value_of(keys, "light"), "1") << written;
+  EXPECT_EQ(value_of(keys, "light"), "") << "a switch stands alone: " << written;
   EXPECT_EQ(value_of(keys, "length"), "(absent)") << "the preset's own length is implied: " << written;
 }
 
@@ -118,6 +118,7 @@ TEST(UrlFragment, EveryPresetAndEditedStatesRoundTrip) {
   s.pixel_mean = false;
   s.theta_low = 123.5;
   s.walkthrough_step = 3;
+  s.p_rope = 0.75;
   expect_round_trip(s, "display and text options");
 }
 
