@@ -86,7 +86,7 @@ json mrope_json(const pe::RopeConfig& c, long long length) {
   j["convention"] = pe::to_string(l.convention);
   if (l.scheme == pe::MultiAxisScheme::Vision2D) j["variant"] = pe::to_string(l.vision_variant);
   if (l.position_offset != 0.0) j["position_offset"] = l.position_offset;
-  if (l.scheme == pe::MultiAxisScheme::MRope || l.scheme == pe::MultiAxisScheme::MRopeInterleaved) {
+  if (pe::is_language_mrope(l.scheme)) {
     const pe::MultimodalRope& mm = c.multimodal;
     j["rope_index"] = {{"family", pe::to_string(mm.rope_index)},
                        {"spatial_merge_size", mm.spatial_merge_size},
@@ -98,7 +98,7 @@ json mrope_json(const pe::RopeConfig& c, long long length) {
 
 json position_ids_json(const pe::RopeConfig& c, const app::MultimodalDumpOptions& o) {
   const auto& m = c.multimodal.multi_axis;
-  if (!m || (m->scheme != pe::MultiAxisScheme::MRope && m->scheme != pe::MultiAxisScheme::MRopeInterleaved))
+  if (!m || !pe::is_language_mrope(m->scheme))
     throw pe::InvalidArgument("--prompt", "\"" + pe::format_prompt_spec(*o.prompt) + "\"",
                               "position ids are built for a VLM language model with M-RoPE (mrope_section); \"" +
                                   c.name + "\" has " +

@@ -50,7 +50,7 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
   cli.add_option("--theta-high", o.theta_high, "theta-lesson: the high base (> 1)");
   cli.add_option("--walkthrough-step", o.walkthrough_step, "walkthrough: step shown, 1 ... 5");
   // Multimodal views (issue 12)
-  cli.add_option("--scheme", o.scheme, "Multi-axis layout: auto (the config's) | mrope | mrope-interleaved | vision-2d | axial");
+  cli.add_option("--scheme", o.scheme, "Multi-axis layout: auto (the config's) | mrope | mrope-interleaved | ernie-3d | vision-2d | axial");
   cli.add_option("--sections", o.sections, "Rotary pairs per axis t,h,w (e.g. 16,24,24), summing to d/2; auto: the config's");
   cli.add_option("--prompt", o.prompt, "mrope-positions: prompt, e.g. \"text:4,image:1x8x12,video:4x8x8\" (grids before merging)");
   cli.add_option("--merge-size", o.merge_size, "spatial_merge_size, 1 ... 16 (image H and W divisible by it)");

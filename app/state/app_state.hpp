@@ -75,7 +75,7 @@ struct AppState {
   // Multimodal views (mrope-layout, mrope-positions, rope-2d; issue 12). The multi-axis
   // layout is the config's own (mrope_section, axes_dims_rope, a vision tower's 2D RoPE); a
   // text-only config (the teaching preset) gets one built from its θ and d.
-  std::string scheme = "auto";      // auto (the config's, else mrope) | mrope | mrope-interleaved | vision-2d | axial
+  std::string scheme = "auto";      // auto (the config's, else mrope) | mrope | mrope-interleaved | ernie-3d | vision-2d | axial
   // Rotary pairs per axis (t, h, w), summing to the rotary pairs. Empty: the config's
   // mrope_section, else Qwen2-VL's proportions ([16, 24, 24] of 64 pairs: ¼, ⅜, ⅜).
   std::vector<long long> sections;

@@ -62,9 +62,7 @@ std::array<AxisSummary, 3> summarize(const pe::MultiAxisLayout& l) {
   return a;
 }
 
-bool is_mrope(pe::MultiAxisScheme s) {
-  return s == pe::MultiAxisScheme::MRope || s == pe::MultiAxisScheme::MRopeInterleaved;
-}
+bool is_mrope(pe::MultiAxisScheme s) { return pe::is_language_mrope(s); }
 
 long long grid_side(const AppState& s) { return std::max(s.grid_rows, s.grid_cols); }
 
@@ -120,7 +118,13 @@ std::string interleaving_note(const std::vector<SchemeRow>& rows, const AppState
     note += formatted("%s %s %s", first ? "" : ",", axis_name(a), lambda_range(i[std::size_t(a)]).c_str());
     first = false;
   }
-  note += ". Vision 2D gives h and w the same ladder; axial gives each axis a full ladder of its own.";
+  note += ".";
+  for (const SchemeRow& r : rows)
+    if (r.ok && r.scheme == pe::MultiAxisScheme::Ernie3D && summarize(r.layout)[pe::kAxisT].count > 0)
+      note += formatted(" ERNIE 4.5 VL alternates h and w over the fast pairs and gives t, which also counts the text, only the "
+                        "slowest (its fastest λ = %.3g positions).",
+                        summarize(r.layout)[pe::kAxisT].lambda_min);
+  note += " Vision 2D gives h and w the same ladder; axial gives each axis a full ladder of its own.";
   return note;
 }
 
@@ -153,6 +157,7 @@ const char* short_scheme_name(pe::MultiAxisScheme s) {
     case pe::MultiAxisScheme::MRopeInterleaved: return "interleaved";
     case pe::MultiAxisScheme::Vision2D: return "vision 2D";
     case pe::MultiAxisScheme::Axial: return "axial";
+    case pe::MultiAxisScheme::Ernie3D: return "ERNIE 3D";
   }
   return "";
 }
@@ -344,11 +349,14 @@ void draw_mrope_layout_view(ViewContext& ctx) {
   const std::vector<SchemeRow> rows = scheme_rows(m, s, ctx.derived);
   if (ctx.show_widgets()) {
     int shown = 0;
-    for (int k = 0; k < 4; ++k)
-      if (kMultiAxisSchemes[k] == m.scheme) shown = k;
+    std::string items;  // the schemes' own names, as --scheme takes them
+    for (std::size_t k = 0; k < std::size(kMultiAxisSchemes); ++k) {
+      if (kMultiAxisSchemes[k] == m.scheme) shown = int(k);
+      items += pe::to_string(kMultiAxisSchemes[k]);
+      items += '\0';
+    }
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
-    if (ImGui::Combo("scheme shown", &shown, "mrope\0mrope-interleaved\0vision-2d\0axial\0"))
-      s.scheme = pe::to_string(kMultiAxisSchemes[shown]);
+    if (ImGui::Combo("scheme shown", &shown, items.c_str())) s.scheme = pe::to_string(kMultiAxisSchemes[shown]);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("scheme: whose wavelengths the lower plot shows (also: click a row, or Left / Right).\n"
                         "The config's own: %s.",
@@ -361,12 +369,14 @@ void draw_mrope_layout_view(ViewContext& ctx) {
   // Notes take what the plots leave: the full one at the desk, a short one on a projector.
   const float gap = ImGui::GetStyle().ItemSpacing.y;
   const float avail_h = ImGui::GetContentRegionAvail().y;
-  const float plots_min = plot_height_for(5.0f) + plot_height_for(4.0f) + gap;
+  // A strip row needs a text line and a little for its name on a projector.
+  const float strips_min = plot_height_for(1.1f * float(rows.size()));
+  const float plots_min = strips_min + plot_height_for(4.0f) + gap;
   const std::string note = fitting_note({"Sections: " + m.sections_origin + ". " + interleaving_note(rows, s),
                                          short_interleaving_note(rows, s)},
                                         avail_h - plots_min);
   const float plots_h = avail_h - (note.empty() ? 0.0f : teaching_note_height(note.c_str()));
-  const float strips_h = std::max(plot_height_for(5.0f), (plots_h - gap) * 0.42f);
+  const float strips_h = std::max(strips_min, (plots_h - gap) * 0.38f);
   draw_strips({ctx.size.x, strips_h}, rows, m, s);
   draw_wavelengths({ctx.size.x, plots_h - strips_h - gap}, *shown, m, s);
   if (!note.empty()) teaching_note(note.c_str());
@@ -402,7 +412,8 @@ std::vector<std::string> mrope_layout_formula(const AppState& s, const Derived& 
   } catch (const pe::InvalidArgument& e) {
     counts = e.what();
   }
-  return {"pair i turns by p_axis(i)·θ_i;  contiguous: t | h | w by sections;  interleaved: h if i ≡ 1, w if i ≡ 2 (mod 3; i < 3·s_h, 3·s_w), else t",
+  return {"pair i turns by p_axis(i)·θ_i;  contiguous: t | h | w by sections;  interleaved: h if i ≡ 1, w if i ≡ 2 (mod 3; i < 3·s_h, 3·s_w), else t;  "
+          "ERNIE 3D: h if i even, w if odd (i < s_h + s_w), else t",
           formatted("θ = %g, d = %lld, sections (%lld, %lld, %lld);  %s: %s", s.rope.theta, s.rope.head_dim, sec[0], sec[1],
                     sec[2], pe::to_string(m.scheme), counts.c_str())};
 }

@@ -71,8 +71,12 @@ MultimodalSetup multimodal_setup(const AppState& s, const Derived& d) {
   }
   if (multi && multi->scheme != pe::MultiAxisScheme::Vision2D && sum(multi->sections) == m.pairs) {
     m.sections = config_sections(*multi);
-    m.sections_origin = std::string(multi->scheme == pe::MultiAxisScheme::Axial ? "axes_dims_rope / 2 = " : "mrope_section ") +
-                        sections_text(multi->sections) + " of " + model_name(s.rope);
+    if (multi->scheme == pe::MultiAxisScheme::Ernie3D)  // written (h, w, t) in ERNIE's config
+      m.sections_origin = "mrope_section " + sections_text({multi->sections[1], multi->sections[2], multi->sections[0]}) +
+                          " (h, w, t) of " + model_name(s.rope) + " = t, h, w " + sections_text(multi->sections);
+    else
+      m.sections_origin = std::string(multi->scheme == pe::MultiAxisScheme::Axial ? "axes_dims_rope / 2 = " : "mrope_section ") +
+                          sections_text(multi->sections) + " of " + model_name(s.rope);
     return m;
   }
   m.sections = automatic_sections(m.pairs);
@@ -96,10 +100,12 @@ pe::MultiAxisLayout scheme_layout(pe::MultiAxisScheme scheme, const MultimodalSe
     switch (scheme) {
       case pe::MultiAxisScheme::MRope:
       case pe::MultiAxisScheme::MRopeInterleaved: {
-        pe::MultiAxisLayout l = pe::mrope_layout(d.rope.inv_freq, m.sections, scheme == pe::MultiAxisScheme::MRopeInterleaved);
+        pe::MultiAxisLayout l = pe::mrope_layout(d.rope.inv_freq, m.sections, scheme);
         l.convention = s.rope.convention;
         return l;
       }
+      case pe::MultiAxisScheme::Ernie3D:  // adjacent pairs, whatever the configuration's convention
+        return pe::mrope_layout(d.rope.inv_freq, m.sections, scheme);
       case pe::MultiAxisScheme::Vision2D:
         if (own && 2 * m.pairs == s.rope.head_dim) return pe::multi_axis_layout(s.rope, s.length);
         // A vision encoder's ladder over the rotating dims (its head_dim), with the config's θ.
@@ -142,6 +148,7 @@ const char* scheme_title(pe::MultiAxisScheme scheme) {
     case pe::MultiAxisScheme::MRopeInterleaved: return "M-RoPE, interleaved (Qwen3-VL)";
     case pe::MultiAxisScheme::Vision2D: return "vision 2D (the vision encoders)";
     case pe::MultiAxisScheme::Axial: return "axial (FLUX, DiT)";
+    case pe::MultiAxisScheme::Ernie3D: return "3D RoPE, h / w alternating, t slowest (ERNIE 4.5 VL)";
   }
   return "";
 }

@@ -15,7 +15,8 @@
 namespace app {
 
 inline constexpr pe::MultiAxisScheme kMultiAxisSchemes[] = {pe::MultiAxisScheme::MRope, pe::MultiAxisScheme::MRopeInterleaved,
-                                                           pe::MultiAxisScheme::Vision2D, pe::MultiAxisScheme::Axial};
+                                                           pe::MultiAxisScheme::Ernie3D, pe::MultiAxisScheme::Vision2D,
+                                                           pe::MultiAxisScheme::Axial};
 
 // What the views draw for the current state. A config that declares a multi-axis rotary
 // (mrope_section, axes_dims_rope, a vision tower) gives its own; a text-only config (the

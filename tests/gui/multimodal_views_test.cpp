@@ -213,6 +213,9 @@ TEST(MultimodalDataTest, LayoutCsvFollowsEachSchemesRule) {
     } else if (r[0] == "mrope-interleaved") {  // apply_interleaved_mrope: h at 1, 4, ... < 72; w at 2, 5, ... < 72
       axis = (i % 3 == 1 && i < 72) ? "h" : (i % 3 == 2 && i < 72) ? "w" : "t";
       freq = ladder(1e6, i, 128);
+    } else if (r[0] == "ernie-3d") {  // recomposition_to_3d: h at even, w at odd pairs < 24 + 24, then t
+      axis = i < 48 ? (i % 2 == 0 ? "h" : "w") : "t";
+      freq = ladder(1e6, i, 128);
     } else if (r[0] == "vision-2d") {  // Qwen2-VL VisionRotaryEmbedding(head_dim/2): h ladder, then the same for w
       axis = i < 32 ? "h" : "w";
       freq = ladder(1e6, i % 32, 64);
@@ -231,7 +234,8 @@ TEST(MultimodalDataTest, LayoutCsvFollowsEachSchemesRule) {
     ++counts[r[0]][axis == "t" ? 0 : axis == "h" ? 1 : 2];
     ++checked;
   }
-  EXPECT_EQ(checked, 4 * 64);
+  EXPECT_EQ(checked, 5 * 64);
+  EXPECT_EQ(counts["ernie-3d"], (std::array<int, 3>{16, 24, 24}));
   EXPECT_EQ(counts["mrope"], (std::array<int, 3>{16, 24, 24}));
   EXPECT_EQ(counts["mrope-interleaved"], (std::array<int, 3>{22, 21, 21}));
   EXPECT_EQ(counts["vision-2d"], (std::array<int, 3>{0, 32, 32}));
@@ -502,11 +506,11 @@ TEST_F(MultimodalViewsTest, ArrowsStepThroughPatchesTokensAndSchemes) {
   s.view = "mrope-layout";
   s.scheme = "auto";  // the teaching config has none: mrope
   std::vector<std::string> seen;
-  for (int k = 0; k < 4; ++k) {
+  for (int k = 0; k < 5; ++k) {
     app::step_view(s, +1);
     seen.push_back(s.scheme);
   }
-  EXPECT_EQ(seen, (std::vector<std::string>{"mrope-interleaved", "vision-2d", "axial", "mrope"}));
+  EXPECT_EQ(seen, (std::vector<std::string>{"mrope-interleaved", "ernie-3d", "vision-2d", "axial", "mrope"}));
 }
 
 }  // namespace

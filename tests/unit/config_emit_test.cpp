@@ -35,8 +35,10 @@ void expect_same_model(const pe::InspectedConfig& a, const pe::InspectedConfig& 
   EXPECT_EQ(x.scaling.long_factor, y.scaling.long_factor) << what;
   EXPECT_DOUBLE_EQ(x.query_scaling.beta, y.query_scaling.beta) << what;
   EXPECT_EQ(x.multimodal.multi_axis.has_value(), y.multimodal.multi_axis.has_value()) << what;
-  if (x.multimodal.multi_axis && y.multimodal.multi_axis)
+  if (x.multimodal.multi_axis && y.multimodal.multi_axis) {
     EXPECT_EQ(x.multimodal.multi_axis->sections, y.multimodal.multi_axis->sections) << what;
+    EXPECT_EQ(x.multimodal.multi_axis->scheme, y.multimodal.multi_axis->scheme) << what;
+  }
   if (!a.valid) return;
   const auto fx = pe::scaled_frequencies(x, x.max_position_embeddings), fy = pe::scaled_frequencies(y, y.max_position_embeddings);
   ASSERT_EQ(fx.inv_freq.size(), fy.inv_freq.size()) << what;

@@ -2,8 +2,10 @@
 // published in, and every malformed multimodal key ending in a ConfigError that names it.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 
+#include "pe/encodings/rope.hpp"
 #include "pe/models/config.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/multimodal/multimodal.hpp"
@@ -143,6 +145,39 @@ TEST(MultimodalConfig, Qwen3VLNestedInterleaved) {
   const auto d = pe::parse_hf_config(replaced(kQwen3VL, R"("mrope_section": [24, 20, 20], )", ""));
   EXPECT_EQ(d.multimodal.multi_axis->sections, (Vec{24, 20, 20}));
   EXPECT_TRUE(has_note(d, "mrope_section: missing"));
+}
+
+// ERNIE 4.5 VL as transformers v5 writes it (configuration_ernie4_5_vl_moe.py's defaults):
+// mrope_section is (h, w, t) there, and its 3D RoPE alternates h and w over the fast pairs.
+const char* kErnie45VL = R"({
+  "model_type": "ernie4_5_vl_moe",
+  "text_config": {"model_type": "ernie4_5_vl_moe_text", "hidden_size": 2560, "num_attention_heads": 20,
+                  "num_key_value_heads": 4, "max_position_embeddings": 131072,
+                  "rope_parameters": {"rope_type": "default", "rope_theta": 500000.0, "mrope_section": [22, 22, 20]}}
+})";
+
+TEST(MultimodalConfig, Ernie45VLSectionsAreHWTAndAlternate) {
+  const auto c = pe::parse_hf_config(kErnie45VL);
+  EXPECT_EQ(c.head_dim, 128);  // 2560 / 20
+  EXPECT_EQ(c.theta, 5e5);
+  EXPECT_EQ(c.convention, pe::PairConvention::Interleaved) << "rotate_half_text on repeat_interleave(2): adjacent dims";
+  ASSERT_TRUE(c.multimodal.multi_axis);
+  EXPECT_EQ(c.multimodal.multi_axis->scheme, MultiAxisScheme::Ernie3D);
+  EXPECT_EQ(c.multimodal.multi_axis->sections, (Vec{20, 22, 22})) << "stored as (t, h, w)";
+  EXPECT_TRUE(has_note(c, "h, w, t"));
+  // recomposition_to_3d, written out: inv_freq_3d puts the even rungs of the first 44 under h
+  // and the odd under w; stacking (h, w) and flattening gives pair 2k ← h, 2k+1 ← w.
+  const auto l = pe::multi_axis_layout(c, c.max_position_embeddings);
+  ASSERT_EQ(l.pairs(), 64);
+  const Eigen::ArrayXd inv = pe::inverse_frequencies(128, 5e5);
+  for (int i = 0; i < 64; ++i) {
+    EXPECT_EQ(l.axis_of_pair[i], i >= 44 ? 0 : (i % 2 == 0 ? 1 : 2)) << i;
+    EXPECT_DOUBLE_EQ(l.inv_freq_of_pair[i], inv[i]) << i;
+  }
+  EXPECT_EQ(l.pairs_per_axis(), (std::array<long long, 3>{20, 22, 22}));
+  EXPECT_EQ(l.convention, pe::PairConvention::Interleaved);
+  // h and w must pair up; the message names the key.
+  EXPECT_EQ(error_key(replaced(kErnie45VL, "[22, 22, 20]", "[24, 20, 20]")), "text_config.rope_parameters.mrope_section");
 }
 
 TEST(MultimodalConfig, PixtralLanguageModelIsOneDimensional) {

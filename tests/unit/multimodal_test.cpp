@@ -102,6 +102,24 @@ TEST(MultimodalLayout, InterleavedMropeCyclesAxesAndEndsOnT) {
   EXPECT_EQ(l.scheme, pe::MultiAxisScheme::MRopeInterleaved);
 }
 
+TEST(MultimodalLayout, Ernie3DAlternatesHAndWThenT) {
+  const Eigen::ArrayXd inv = pe::inverse_frequencies(128, 5e5);
+  const MultiAxisLayout l = pe::mrope_layout(inv, {20, 22, 22}, pe::MultiAxisScheme::Ernie3D);
+  // Written out: h w h w ... for pairs 0 ... 43, then t for 44 ... 63, the 1D ladder kept.
+  for (int i = 0; i < 44; ++i) EXPECT_EQ(l.axis_of_pair[i], i % 2 == 0 ? 1 : 2) << i;
+  for (int i = 44; i < 64; ++i) EXPECT_EQ(l.axis_of_pair[i], 0) << i;
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(l.inv_freq_of_pair[i], inv[i]) << i;
+  EXPECT_EQ(l.convention, pe::PairConvention::Interleaved);
+  EXPECT_TRUE(pe::is_language_mrope(l.scheme));
+  EXPECT_FALSE(pe::is_language_mrope(pe::MultiAxisScheme::Axial));
+  EXPECT_EQ(rejected([&] { pe::mrope_layout(inv, {20, 24, 20}, pe::MultiAxisScheme::Ernie3D); }), "sections") << "h ≠ w";
+  EXPECT_EQ(rejected([&] { pe::mrope_layout(inv, {20, 22, 20}, pe::MultiAxisScheme::Ernie3D); }), "sections") << "sum ≠ 64";
+  // The other schemes give what the bool overload gives.
+  EXPECT_TRUE((pe::mrope_layout(inv, {24, 20, 20}, pe::MultiAxisScheme::MRopeInterleaved).axis_of_pair ==
+               pe::mrope_layout(inv, {24, 20, 20}, true).axis_of_pair)
+                  .all());
+}
+
 TEST(MultimodalLayout, VisionVariantsGiveHAndWTheirOwnFrequencies) {
   // Qwen2-VL vision, head_dim 80: VisionRotaryEmbedding(40) → 20 rungs 10000^(−2j/40),
   // pairs 0-19 rows, 20-39 columns, the same rungs.

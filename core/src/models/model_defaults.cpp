@@ -27,7 +27,7 @@ constexpr const char* kMinistral3Yarn =
     R"({"type": "yarn", "rope_theta": 1000000.0, "factor": 16.0, "original_max_position_embeddings": 16384,
         "beta_fast": 32.0, "beta_slow": 1.0, "mscale_all_dim": 1.0, "mscale": 1.0, "llama_4_scaling_beta": 0.1})";
 
-const std::array<ModelDefaults, 34> kDefaults = {{
+const std::array<ModelDefaults, 35> kDefaults = {{
     {"llama", "LlamaConfig (configuration_llama.py)", 10000.0, std::nullopt, std::nullopt, 4096, 32, 32, 2048, 1.0,
      std::nullopt, std::nullopt, PC::HalfSplit, kRotateHalf, LR::Uniform, 0, std::nullopt, false, 0, nullptr},
     {"llama4_text", "Llama4TextConfig (configuration_llama4.py; default_theta 500000)", 500000.0, std::nullopt, 128,
@@ -126,6 +126,11 @@ const std::array<ModelDefaults, 34> kDefaults = {{
      10000.0, std::nullopt, std::nullopt, 4096, 96, 46, 65536, 0.5, std::nullopt, std::nullopt, PC::HalfSplit,
      "apply_rotary_pos_emb on the first rotary_dim dims, rotate_half (modeling_glm4v_moe.py)", LR::Uniform, 0,
      std::nullopt, false, 0, nullptr, true},
+    {"ernie4_5_vl_moe_text",
+     "Ernie4_5_VLMoeTextConfig (configuration_ernie4_5_vl_moe.py; default_theta 500000, mrope_section [22, 22, 20] = h, w, t)",
+     500000.0, std::nullopt, std::nullopt, 2560, 20, 28, 131072, 1.0, std::nullopt, std::nullopt, PC::Interleaved,
+     "rotate_half_text on cos/sin repeat_interleave(2) (modeling_ernie4_5_vl_moe.py): adjacent pairs (2i, 2i+1)",
+     LR::Uniform, 0, std::nullopt, false, 0, nullptr},
     {"glm4_moe", "Glm4MoeConfig (configuration_glm4_moe.py; partial_rotary_factor 0.5 set at the top level)", 10000.0,
      std::nullopt, std::nullopt, 4096, 96, 46, 131072, 0.5, std::nullopt, std::nullopt, PC::HalfSplit,
      "rotate_half on the first rotary_dim dims (modeling_glm4_moe.py)", LR::Uniform, 0, std::nullopt, false, 0,
@@ -157,6 +162,7 @@ std::string text_model_type(const std::string& model_type) {
   if (model_type == "qwen3_5") return "qwen3_5_text";
   if (model_type == "qwen3_5_moe") return "qwen3_5_moe_text";
   if (model_type == "glm4v_moe") return "glm4v_moe_text";
+  if (model_type == "ernie4_5_vl_moe") return "ernie4_5_vl_moe_text";
   return model_type;
 }
 

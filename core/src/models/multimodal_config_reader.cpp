@@ -159,6 +159,26 @@ void read_mrope(const json& root, const json& lm, const std::string& prefix, Rop
   MultiAxisRope m;
   m.scheme = interleaved && *interleaved ? MultiAxisScheme::MRopeInterleaved : MultiAxisScheme::MRope;
   m.sections = *sections;
+  const std::string model_type = string_member(root, "model_type", "model_type").value_or("");
+  // Qwen3-VL and Qwen3.5 interleave whatever mrope_interleaved says (transformers never reads it).
+  if ((starts_with(model_type, "qwen3_vl") || starts_with(model_type, "qwen3_5")) && m.scheme == MultiAxisScheme::MRope) {
+    m.scheme = MultiAxisScheme::MRopeInterleaved;
+    mm.notes.push_back(section_key + ": " + model_type + " interleaves the sections t, h, w, t, h, w, ... "
+                       "(apply_interleaved_mrope; mrope_interleaved is not read)");
+  }
+  if (starts_with(model_type, "ernie4_5_vl")) {
+    // ERNIE 4.5 VL writes mrope_section as (h, w, t): h and w alternate over the fast pairs.
+    m.scheme = MultiAxisScheme::Ernie3D;
+    m.sections = {(*sections)[2], (*sections)[0], (*sections)[1]};
+    try {
+      validate(m, pairs);
+    } catch (const InvalidArgument& e) {
+      throw ConfigError(section_key, list_text(*sections) + ": " + e.allowed());
+    }
+    mm.notes.push_back(section_key + ": " + list_text(*sections) + " = h, w, t pairs (ERNIE 4.5 VL's 3D RoPE: pair i < " +
+                       std::to_string(m.sections[1] + m.sections[2]) + " follows h when even, w when odd; the slowest " +
+                       std::to_string(m.sections[0]) + " follow t; modeling_ernie4_5_vl_moe.py recomposition_to_3d)");
+  }
   mm.multi_axis = m;
 
   if (type && *type == "default")
@@ -171,7 +191,6 @@ void read_mrope(const json& root, const json& lm, const std::string& prefix, Rop
                                   "decide which position id (t, h, w) each pair follows");
 
   // Which get_rope_index builds the positions: the model type says it; else the keys do.
-  const std::string model_type = string_member(root, "model_type", "model_type").value_or("");
   if (starts_with(model_type, "qwen3_vl") || starts_with(model_type, "qwen3_5")) mm.rope_index = RopeIndexFamily::Qwen3VL;
   else if (starts_with(model_type, "qwen2_5_vl")) mm.rope_index = RopeIndexFamily::Qwen25VL;
   else if (starts_with(model_type, "qwen2_vl")) mm.rope_index = RopeIndexFamily::Qwen2VL;

@@ -86,6 +86,7 @@ const char* to_string(MultiAxisScheme s) {
     case MultiAxisScheme::MRopeInterleaved: return "mrope-interleaved";
     case MultiAxisScheme::Vision2D: return "vision-2d";
     case MultiAxisScheme::Axial: return "axial";
+    case MultiAxisScheme::Ernie3D: return "ernie-3d";
   }
   return "mrope";
 }
@@ -114,9 +115,9 @@ const char* to_string(RopeIndexVersion v) {
 
 MultiAxisScheme multi_axis_scheme_from_string(const std::string& s, const char* parameter) {
   for (auto v : {MultiAxisScheme::MRope, MultiAxisScheme::MRopeInterleaved, MultiAxisScheme::Vision2D,
-                 MultiAxisScheme::Axial})
+                 MultiAxisScheme::Axial, MultiAxisScheme::Ernie3D})
     if (s == to_string(v)) return v;
-  throw InvalidArgument(parameter, "\"" + s + "\"", "one of mrope, mrope-interleaved, vision-2d, axial");
+  throw InvalidArgument(parameter, "\"" + s + "\"", "one of mrope, mrope-interleaved, vision-2d, axial, ernie-3d");
 }
 
 Vision2DVariant vision_2d_variant_from_string(const std::string& s, const char* parameter) {
@@ -172,6 +173,33 @@ MultiAxisLayout mrope_layout(const Eigen::ArrayXd& inv_freq, const std::vector<l
       l.axis_of_pair[i] = axis;
     }
   }
+  return l;
+}
+
+bool is_language_mrope(MultiAxisScheme scheme) {
+  return scheme == MultiAxisScheme::MRope || scheme == MultiAxisScheme::MRopeInterleaved || scheme == MultiAxisScheme::Ernie3D;
+}
+
+MultiAxisLayout mrope_layout(const Eigen::ArrayXd& inv_freq, const std::vector<long long>& sections, MultiAxisScheme scheme) {
+  if (scheme != MultiAxisScheme::Ernie3D) {
+    if (!is_language_mrope(scheme)) throw InvalidArgument("scheme", to_string(scheme), "mrope, mrope-interleaved or ernie-3d");
+    return mrope_layout(inv_freq, sections, scheme == MultiAxisScheme::MRopeInterleaved);
+  }
+  require_frequencies("inv_freq", inv_freq);
+  const long long pairs = inv_freq.size();
+  if (sections.size() != 3)
+    throw InvalidArgument("sections", list_text(sections), "three entries (t, h, w pairs)");
+  require_sections_sum(sections, pairs, "mrope_section");
+  if (sections[1] != sections[2])
+    throw InvalidArgument("sections", list_text(sections), "as many h pairs as w pairs: ERNIE's 3D RoPE alternates them");
+  MultiAxisLayout l;
+  l.scheme = scheme;
+  l.inv_freq_of_pair = inv_freq;
+  l.axis_of_pair.resize(pairs);
+  // cos/sin repeat_interleave(2) and rotate_half_text: adjacent dims (2i, 2i+1) form pair i.
+  l.convention = PairConvention::Interleaved;
+  const long long spatial = sections[1] + sections[2];
+  for (long long i = 0; i < pairs; ++i) l.axis_of_pair[i] = i < spatial ? (i % 2 == 0 ? kAxisH : kAxisW) : kAxisT;
   return l;
 }
 
@@ -256,9 +284,12 @@ void validate(const MultiAxisRope& m, long long rotary_pairs) {
   switch (m.scheme) {
     case MultiAxisScheme::MRope:
     case MultiAxisScheme::MRopeInterleaved:
+    case MultiAxisScheme::Ernie3D:
       if (m.sections.size() != 3)
         throw InvalidArgument("sections", list_text(m.sections), "mrope_section has three entries (t, h, w)");
       require_sections_sum(m.sections, rotary_pairs, "mrope_section");
+      if (m.scheme == MultiAxisScheme::Ernie3D && m.sections[1] != m.sections[2])
+        throw InvalidArgument("sections", list_text(m.sections), "as many h pairs as w pairs (ERNIE's 3D RoPE)");
       break;
     case MultiAxisScheme::Vision2D:
       if (m.sections.size() != 3 || m.sections[0] != 0 || m.sections[1] != m.sections[2] ||
@@ -306,9 +337,10 @@ MultiAxisLayout multi_axis_layout(const RopeConfig& config, long long current_le
   const MultiAxisRope& m = *mm.multi_axis;
   switch (m.scheme) {
     case MultiAxisScheme::MRope:
-    case MultiAxisScheme::MRopeInterleaved: {
+    case MultiAxisScheme::MRopeInterleaved:
+    case MultiAxisScheme::Ernie3D: {
       const ScaledFrequencies r = scaled_frequencies(config, current_length);
-      MultiAxisLayout l = mrope_layout(r.inv_freq, m.sections, m.scheme == MultiAxisScheme::MRopeInterleaved);
+      MultiAxisLayout l = mrope_layout(r.inv_freq, m.sections, m.scheme);
       l.convention = config.convention;
       return l;
     }

@@ -60,6 +60,13 @@ struct MultiAxisLayout {
 // (Qwen2-VL) or interleaved (Qwen3-VL: pair i is h if i % 3 == 1 and i < 3·sections[1], w if
 // i % 3 == 2 and i < 3·sections[2], else t). Frequencies stay inv_freq[i] either way.
 MultiAxisLayout mrope_layout(const Eigen::ArrayXd& inv_freq, const std::vector<long long>& sections, bool interleaved);
+// The same for any of the language models' M-RoPE schemes (MRope, MRopeInterleaved, Ernie3D).
+// ERNIE 4.5 VL (transformers modeling_ernie4_5_vl_moe.py: compute_default_rope_parameters'
+// permutation and recomposition_to_3d): of sections (t, h, w) with h = w, pair i < h + w follows
+// h when i is even and w when odd, the pairs above follow t; adjacent pairs (2i, 2i+1).
+MultiAxisLayout mrope_layout(const Eigen::ArrayXd& inv_freq, const std::vector<long long>& sections, MultiAxisScheme scheme);
+// The schemes a language model's M-RoPE uses, with prompt position ids (t, h, w per token).
+bool is_language_mrope(MultiAxisScheme scheme);
 // A vision encoder's 2D RoPE for one head of head_dim dims (divisible by 4).
 MultiAxisLayout vision_2d_layout(Vision2DVariant variant, long long head_dim, double theta);
 // Axial RoPE: axes_dims (dims per axis, each even, as diffusers' axes_dims_rope), one

@@ -22,6 +22,9 @@ enum class MultiAxisScheme {
   MRopeInterleaved,  // "mrope-interleaved": t,h,w,t,h,w,... (Qwen3-VL)
   Vision2D,          // "vision-2d": a vision encoder's patches rotate by (row, col)
   Axial,             // "axial": one frequency ladder per axis (FLUX / DiT, diffusers)
+  // "ernie-3d": ERNIE 4.5 VL's 3D RoPE — h and w alternate over the fastest pairs (even → h,
+  // odd → w), t takes the slowest; adjacent (interleaved) pairs.
+  Ernie3D,
 };
 
 // Vision 2D RoPE differs per model in which frequencies h and w get and how pairs sit in
