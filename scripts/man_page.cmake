@@ -9,7 +9,7 @@ foreach(var PE_VIZ OUTPUT VERSION)
     message(FATAL_ERROR "man_page.cmake: pass -D${var}=...")
   endif()
 endforeach()
-set(SUBCOMMANDS export dump bench)
+set(SUBCOMMANDS export dump inspect weights bench lesson)
 
 function(run_pe_viz out_var)
   execute_process(COMMAND "${PE_VIZ}" ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)

@@ -135,7 +135,9 @@ FileActions draw_file_menu(AppState& state, const Derived& derived, StatusLine& 
     if (ImGui::MenuItem(can.file_paths ? "Save session…" : "Download session", "Ctrl+S")) g_dialog.open_save = true;
     if (ImGui::MenuItem("Open session…", "Ctrl+O")) g_dialog.open_load = true;
     if (ImGui::MenuItem("Open lesson…")) g_dialog.open_lesson = true;
-    if (!can.file_paths && ImGui::MenuItem("Open model file (config.json, .gguf)…")) host::pick_files(".json,.gguf", "model");
+    // Picked together, config.json and model.safetensors land in one folder, as a model's do.
+    if (!can.file_paths && ImGui::MenuItem("Open model files (config.json, .gguf, .safetensors)…"))
+      host::pick_files(".json,.gguf,.safetensors", "model");
     if (can.quit) {
       ImGui::Separator();
       if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.quit = true;

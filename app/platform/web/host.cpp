@@ -136,8 +136,8 @@ std::string video_export_unavailable() {
 }
 
 std::string model_cache_unavailable() {
-  return "A page cannot read the Hugging Face cache on your disk: drop the model's config.json or .gguf onto the "
-         "page, or pick it with File → Open model file….";
+  return "A page cannot read the Hugging Face cache on your disk: drop the model's config.json, .gguf or "
+         "config.json with model.safetensors onto the page, or pick them with File → Open model files….";
 }
 
 std::string folder_export_unavailable() {
