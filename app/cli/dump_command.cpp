@@ -1,4 +1,5 @@
 #include "cli/dump_command.hpp"
+#include "cli/json_arrays.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cmath>
@@ -22,12 +23,6 @@ namespace app {
 namespace {
 
 using json = nlohmann::json;
-
-json array_of(const Eigen::ArrayXd& a) {
-  json out = json::array();
-  for (Eigen::Index i = 0; i < a.size(); ++i) out.push_back(a[i]);
-  return out;
-}
 
 json scaling_json(const pe::RopeConfig& c, const pe::ScaledFrequencies& r) {
   const pe::RopeScaling& s = c.scaling;

@@ -1,4 +1,5 @@
 #include "cli/inspect_command.hpp"
+#include "cli/json_arrays.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cmath>
@@ -43,12 +44,6 @@ std::string ranges_brief(const std::vector<long long>& layers) {
 json diagnostics_json(const std::vector<pe::Diagnostic>& ds) {
   json a = json::array();
   for (const auto& d : ds) a.push_back({{"severity", pe::to_string(d.severity)}, {"key", d.key}, {"message", d.message}});
-  return a;
-}
-
-json array_of(const Eigen::ArrayXd& v) {
-  json a = json::array();
-  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(v[i]);
   return a;
 }
 

@@ -1,4 +1,5 @@
 #include "cli/weights_command.hpp"
+#include "cli/json_arrays.hpp"
 
 #include <unistd.h>
 
@@ -22,23 +23,6 @@ namespace app {
 namespace {
 
 using json = nlohmann::json;
-
-json array_of(const Eigen::ArrayXd& a) {
-  json out = json::array();
-  for (Eigen::Index i = 0; i < a.size(); ++i) out.push_back(a[i]);
-  return out;
-}
-
-// heads × pairs as [head][pair].
-json matrix_of(const Eigen::ArrayXXd& m) {
-  json out = json::array();
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    json row = json::array();
-    for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
-    out.push_back(std::move(row));
-  }
-  return out;
-}
 
 std::string percent(double share) {
   char buf[32];

@@ -85,6 +85,23 @@ struct Partial {
   std::string magnitude_cause;  // why the attention factor / logit scale differs
 };
 
+// LongRoPE as both serving frameworks run it: the factor list is picked once from the length
+// they are configured for (`chosen`: vLLM's max_model_len, llama.cpp's n_ctx), not from the
+// current length; the magnitude sqrt(1 + ln(max/orig)/ln(orig)) from max_position_embeddings.
+// Returns the original length.
+long long apply_chosen_longrope(const RopeConfig& c, long long chosen, FrameworkResult& r) {
+  const RopeScaling& s = c.scaling;
+  const long long orig = s.original_max_position_embeddings > 0 ? s.original_max_position_embeddings : c.max_position_embeddings;
+  r.uses_long_factor = chosen > orig;
+  r.scaling_length = orig;
+  const std::vector<double>& ext = r.uses_long_factor ? s.long_factor : s.short_factor;
+  for (Eigen::Index i = 0; i < r.inv_freq.size(); ++i) r.inv_freq[i] /= ext[static_cast<std::size_t>(i)];
+  const double scale = static_cast<double>(c.max_position_embeddings) / static_cast<double>(orig);
+  r.attention_factor = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(orig)));
+  r.logit_scale = r.attention_factor * r.attention_factor;
+  return orig;
+}
+
 Partial transformers_side(const RopeConfig& c, long long length, const FrameworkContext& ctx) {
   Partial p;
   FrameworkResult& r = p.r;
@@ -234,16 +251,8 @@ Partial vllm_side(const RopeConfig& c, long long /*length*/, const FrameworkCont
       // phi3_long_rope_scaled_rope.py: long factors when max_model_len > original (decided
       // once, at load); magnitude from max_position_embeddings / original only.
       r.method = "Phi3LongRoPEScaledRotaryEmbedding";
-      const long long orig = c.scaling.original_max_position_embeddings > 0 ? c.scaling.original_max_position_embeddings
-                                                                            : c.max_position_embeddings;
       const long long max_model_len = ctx.vllm_max_model_len.value_or(c.max_position_embeddings);
-      r.uses_long_factor = max_model_len > orig;
-      r.scaling_length = orig;
-      const std::vector<double>& ext = r.uses_long_factor ? s.long_factor : s.short_factor;
-      for (long long i = 0; i < d / 2; ++i) r.inv_freq[i] /= ext[static_cast<std::size_t>(i)];
-      const double scale = static_cast<double>(c.max_position_embeddings) / static_cast<double>(orig);
-      r.attention_factor = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(orig)));
-      r.logit_scale = r.attention_factor * r.attention_factor;
+      const long long orig = apply_chosen_longrope(c, max_model_len, r);
       r.notes.push_back(std::string(r.uses_long_factor ? "long" : "short") + "_factor for every length: max_model_len = " +
                         fmtl(max_model_len) + (r.uses_long_factor ? " > " : " <= ") + fmtl(orig) +
                         " (chosen at load so the KV cache stays valid)");
@@ -366,16 +375,8 @@ Partial llamacpp_side(const RopeConfig& c, long long /*length*/, const Framework
       // rope.scaling.attn_factor = sqrt(1 + ln(max/orig)/ln(orig)); llama_model picks the long
       // factors when the context size n_ctx exceeds the original length.
       r.method = "LONGROPE: rope_factors_long / rope_factors_short";
-      const long long orig = c.scaling.original_max_position_embeddings > 0 ? c.scaling.original_max_position_embeddings
-                                                                            : c.max_position_embeddings;
       const long long n_ctx = ctx.llamacpp_n_ctx.value_or(c.max_position_embeddings);
-      r.uses_long_factor = n_ctx > orig;
-      r.scaling_length = orig;
-      const std::vector<double>& ext = r.uses_long_factor ? s.long_factor : s.short_factor;
-      for (long long i = 0; i < d / 2; ++i) r.inv_freq[i] /= ext[static_cast<std::size_t>(i)];
-      const double scale = static_cast<double>(c.max_position_embeddings) / static_cast<double>(orig);
-      r.attention_factor = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(orig)));
-      r.logit_scale = r.attention_factor * r.attention_factor;
+      const long long orig = apply_chosen_longrope(c, n_ctx, r);
       r.notes.push_back(std::string(r.uses_long_factor ? "long" : "short") + "_factor: context size n_ctx = " +
                         fmtl(n_ctx) + (r.uses_long_factor ? " > " : " <= ") + fmtl(orig));
       p.freq_cause = "llama.cpp picks LongRoPE's factors from the context size n_ctx = " + fmtl(n_ctx) +
