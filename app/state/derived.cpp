@@ -30,7 +30,7 @@ std::string rope_input_key(const pe::RopeConfig& r, long long length) {
     << '|' << sc.original_max_position_embeddings << '|' << sc.beta_fast << '|' << sc.beta_slow << '|'
     << sc.mscale.value_or(-1) << '|' << sc.mscale_all_dim.value_or(-1) << '|' << sc.attention_factor.value_or(-1)
     << '|' << sc.low_freq_factor << '|' << sc.high_freq_factor << '|' << sc.truncate << '|'
-    << sc.short_factor.size() << '|' << sc.long_factor.size();
+    << sc.short_factor.size() << '|' << sc.long_factor.size() << '|' << r.softmax_mscale;
   for (double f : sc.short_factor) k << ',' << f;
   for (double f : sc.long_factor) k << ',' << f;
   return k.str();

@@ -108,7 +108,7 @@ void scaling_from_json(const json& j, pe::RopeScaling& s, std::vector<std::strin
 }
 
 json rope_to_json(const pe::RopeConfig& r) {
-  return {{"name", r.name},
+  json j = {{"name", r.name},
           {"title", r.title},
           {"source", r.source},
           {"theta", r.theta},
@@ -117,6 +117,8 @@ json rope_to_json(const pe::RopeConfig& r) {
           {"max_position_embeddings", r.max_position_embeddings},
           {"convention", pe::to_string(r.convention)},
           {"scaling", scaling_to_json(r.scaling)}};
+  if (r.softmax_mscale) j["softmax_mscale"] = true;  // DeepSeek-style attention (written only then)
+  return j;
 }
 
 void rope_from_json(const json& v, const std::string& prefix, pe::RopeConfig& rope, std::vector<std::string>& warnings) {
@@ -138,6 +140,7 @@ void rope_from_json(const json& v, const std::string& prefix, pe::RopeConfig& ro
         throw SessionError(full + ": " + e.what());
       }
     } else if (rk == "scaling") scaling_from_json(rv, rope.scaling, warnings);
+    else if (rk == "softmax_mscale") rope.softmax_mscale = get_as<bool>(rv, fk);
     else warnings.push_back("unknown key '" + full + "' ignored");
   }
 }

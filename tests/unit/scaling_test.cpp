@@ -195,6 +195,10 @@ TEST(Scaling, YarnFactor40DeepSeekMscale) {
   auto c = yarn(10000.0, 64, 4096, 163840, 40.0);
   c.scaling.mscale = 1.0;
   c.scaling.mscale_all_dim = 1.0;
+  // Without DeepSeek's attention (Ministral 3 has these keys too) the logits scale by the
+  // rotary factor² only: get_mscale(40, 1) / get_mscale(40, 1) = 1.
+  EXPECT_DOUBLE_EQ(pe::scaled_frequencies(c, 163840).logit_scale, 1.0);
+  c.softmax_mscale = true;
   const auto r = pe::scaled_frequencies(c, 163840);
   const auto e = yarn_expected(10000.0, 64, 4096, 40.0);
   for (long long i = 0; i < 32; ++i) expect_rel(r.inv_freq[i], e[i], 1e-13, "pair " + std::to_string(i));

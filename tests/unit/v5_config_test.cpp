@@ -148,6 +148,18 @@ TEST(V5Config, Ministral3QueriesAreScaledByBeta) {
   EXPECT_DOUBLE_EQ(pe::query_scale(q, 16383), 1.0);
   EXPECT_DOUBLE_EQ(pe::query_scale(q, 16384), 1.0 + 0.1 * std::log(2.0));
   EXPECT_DOUBLE_EQ(pe::query_scale(q, 3 * 16384 + 5), 1.0 + 0.1 * std::log(4.0));
+  // Ministral3Attention keeps head_dim^-0.5: the logits scale by the rotary factor² only,
+  // get_mscale(16, 1) / get_mscale(16, 1) = 1 — not by DeepSeek's extra get_mscale(16, 1)².
+  EXPECT_FALSE(c.loaded.config.softmax_mscale);
+  EXPECT_DOUBLE_EQ(pe::scaled_frequencies(c.loaded.config, 262144).logit_scale, 1.0);
+  // The same keys under DeepSeek-V3's attention do scale the softmax.
+  const pe::InspectedConfig d = pe::inspect_hf_config(R"({"model_type": "deepseek_v3", "qk_rope_head_dim": 64,
+      "qk_nope_head_dim": 128, "hidden_size": 7168, "num_attention_heads": 128, "max_position_embeddings": 163840,
+      "rope_theta": 10000, "rope_scaling": {"type": "yarn", "factor": 40, "original_max_position_embeddings": 4096,
+                                            "mscale": 1.0, "mscale_all_dim": 1.0, "beta_fast": 32, "beta_slow": 1}})");
+  ASSERT_TRUE(d.valid) << all_notes(d);
+  EXPECT_TRUE(d.loaded.config.softmax_mscale);
+  EXPECT_DOUBLE_EQ(pe::scaled_frequencies(d.loaded.config, 163840).logit_scale, std::pow(0.1 * std::log(40.0) + 1.0, 2));
 }
 
 TEST(V5Config, Llama4TemperatureOnItsNoPELayers) {

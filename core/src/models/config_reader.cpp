@@ -50,7 +50,8 @@ Resolution resolve_config(const json& root, const std::string& name) {
   read_shape(rd);
   // Framework hints.
   rd.r.context.model_type = rd.r.model_type;
-  rd.r.context.deepseek_attention = rd.r.model_type == "deepseek_v2" || rd.r.model_type == "deepseek_v3";
+  rd.r.context.deepseek_attention = softmax_mscale_family(rd.r.model_type);
+  rd.c().softmax_mscale = rd.r.context.deepseek_attention;
   check_computable(rd);
   return std::move(rd.r);
 }

@@ -355,6 +355,9 @@ void read_architecture(Mapping& m, const std::string& stem) {
   c.name = stem;
   if (const GgufValue* n = file.find("general.name"); n && n->is_string()) c.title = n->s;
   c.source = "GGUF " + file.name + " (general.architecture = " + arch + ", llama.cpp rope mode " + to_string(out.rope_mode) + ")";
+  // DeepSeek's attention, as its transformers class runs it (llama.cpp's deepseek2 graph
+  // scales kq by the same get_mscale(factor, mscale_all_dim)²).
+  c.softmax_mscale = arch == "deepseek2" || arch == "deepseek2-ocr" || arch == "deepseek32" || arch == "minicpm3";
   if (const auto conv = pair_convention(out.rope_mode)) {
     c.convention = *conv;
     diags.push_back({Severity::Info, "general.architecture",

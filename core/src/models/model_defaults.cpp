@@ -5,7 +5,9 @@
 // Conventions: the rotary application in modeling_<model>.py.
 #include "pe/models/model_defaults.hpp"
 
+#include <algorithm>
 #include <array>
+#include <string_view>
 
 namespace pe {
 namespace {
@@ -149,6 +151,13 @@ std::vector<std::string> known_model_types() {
   std::vector<std::string> out;
   for (const auto& d : kDefaults) out.emplace_back(d.model_type);
   return out;
+}
+
+bool softmax_mscale_family(const std::string& model_type) {
+  static const std::array<std::string_view, 10> kTypes = {"deepseek_v2",  "deepseek_v3",    "deepseek_v32", "kimi_k2",
+                                                          "minicpm3",     "mistral4",       "longcat_flash", "glm4_moe_lite",
+                                                          "glm_moe_dsa", "youtu"};
+  return std::find(kTypes.begin(), kTypes.end(), model_type) != kTypes.end();
 }
 
 std::string text_model_type(const std::string& model_type) {

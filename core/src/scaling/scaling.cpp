@@ -394,7 +394,7 @@ ScaledFrequencies scaled_frequencies(const RopeConfig& c, long long current_leng
   out.logit_scale = out.attention_factor * out.attention_factor;
   // DeepSeek-V2/V3 attention (HF DeepseekV3Attention) multiplies its softmax scale by
   // get_mscale(factor, mscale_all_dim)² on top of the rotary attention factor.
-  if (s.type == RopeType::Yarn && s.mscale_all_dim && *s.mscale_all_dim != 0.0) {
+  if (c.softmax_mscale && s.type == RopeType::Yarn && s.mscale_all_dim && *s.mscale_all_dim != 0.0) {
     const double m = yarn_get_mscale(s.factor, *s.mscale_all_dim);
     out.logit_scale *= m * m;
   }

@@ -57,6 +57,13 @@ struct ModelDefaults {
 const ModelDefaults* model_defaults(const std::string& model_type);
 std::vector<std::string> known_model_types();
 
+// Whether the model type's attention multiplies its softmax scale by
+// get_mscale(factor, mscale_all_dim)² (RopeConfig::softmax_mscale): the transformers modeling
+// files that read mscale_all_dim in their attention — DeepSeek-V2, V3, V3.2 (and Kimi K2, run
+// as deepseek_v3), MiniCPM3, Mistral 4, LongCat-Flash, GLM-4.7-Flash (glm4_moe_lite),
+// GLM-5 (glm_moe_dsa), Youtu.
+bool softmax_mscale_family(const std::string& model_type);
+
 // The language model's type inside a multimodal wrapper: "gemma3" → "gemma3_text",
 // "llama4" → "llama4_text", "mistral3" → "mistral"; other types are returned unchanged.
 std::string text_model_type(const std::string& model_type);

@@ -78,6 +78,11 @@ struct RopeConfig {
   // vision tower, prompt position-id settings. Empty for text-only models.
   MultimodalRope multimodal;
   QueryScaling query_scaling;  // Ministral 3 / Mistral 4, Llama 4's NoPE layers
+  // The attention multiplies its softmax scale by get_mscale(factor, mscale_all_dim)² on top
+  // of the rotary attention factor (yarn with mscale_all_dim): DeepSeek-V2/V3 and the models
+  // built on their attention (deepseek_family_softmax_mscale in pe/models/model_defaults.hpp).
+  // Other models with these keys (Ministral 3) do not.
+  bool softmax_mscale = false;
 
   // Dims the rotary tables span, even: floor(head_dim·partial_rotary_factor) rounded down to
   // even — for "proportional" the whole head (its slow pairs turn at frequency 0).
@@ -102,7 +107,7 @@ struct ScaledFrequencies {
   long long original_max_position_embeddings = 0;  // the L_orig the method used
   bool uses_long_factor = false;  // longrope: long_factor chosen (length > L_orig)
   // Net multiplier on q·k logits: attention_factor², times DeepSeek-V2/V3's extra softmax
-  // scale get_mscale(factor, mscale_all_dim)² when a yarn config sets mscale_all_dim.
+  // scale get_mscale(factor, mscale_all_dim)² where the config's softmax_mscale says so.
   double logit_scale = 1.0;
   // yarn: ramp bounds in pair units as used (after floor/ceil and clamping); pairs <= low
   // keep their frequency, pairs >= high are divided by factor. 0 for other methods.
