@@ -166,7 +166,7 @@ void draw_layers_view(ViewContext& ctx) {
   const ModelInspection& m = model_inspection(s);
   const pe::LayerPlan& plan = m.inspected.plan;
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::Text("%s: %zu layers%s", m.inspected.source.c_str(), plan.rows.size(),
+  ImGui::Text("%s: %zu layer%s%s", m.inspected.source.c_str(), plan.rows.size(), plan.rows.size() == 1 ? "" : "s",
               ctx.show_widgets() ? " — click a layer (or ← / →) to make its RoPE the current config" : "");
   if (!m.error.empty()) ImGui::TextDisabled("Showing the configuration on screen: %s", m.error.c_str());
   for (const auto& d : plan.notes) ImGui::TextDisabled("%s%s%s", d.key.c_str(), d.key.empty() ? "" : ": ", d.message.c_str());

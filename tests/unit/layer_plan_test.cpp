@@ -132,8 +132,17 @@ TEST(LayerPlan, PerLayerTypeRopeParameters) {
 }
 
 TEST(LayerPlan, UniformModelsAndQwenWindowLayers) {
-  const pe::LayerPlan p = plan_of("llama-3.1-8b");  // no model_type, no num_hidden_layers: one row
-  ASSERT_EQ(p.rows.size(), 1u);
+  const pe::LayerPlan p = plan_of("llama-3.1-8b");  // its config.json: 32 layers, all alike
+  ASSERT_EQ(p.rows.size(), 32u);
+  EXPECT_EQ(p.groups().size(), 1u);
+  // No model_type and no num_hidden_layers: one row stands for every layer.
+  const pe::LayerPlan one = pe::layer_plan(std::string(R"({"head_dim": 128, "max_position_embeddings": 4096})"));
+  ASSERT_EQ(one.rows.size(), 1u);
+  // Gemma 2 9B (42 layers, sliding_window 4096, no layer_types): Gemma2Config's
+  // "sliding_attention" if (i + 1) % 2 else "full_attention" — layer 0 slides.
+  const pe::LayerPlan g = plan_of("gemma-2-9b");
+  ASSERT_EQ(g.rows.size(), 42u);
+  for (std::size_t i = 0; i < g.rows.size(); ++i) EXPECT_EQ(g.rows[i].window, (i + 1) % 2 ? 4096 : 0) << i;
   const pe::LayerPlan q = plan_of("qwen3-8b");  // use_sliding_window false: all full
   ASSERT_EQ(q.rows.size(), 36u);
   EXPECT_EQ(q.groups().size(), 1u);
