@@ -100,7 +100,10 @@ void draw_model_loader(AppState& s) {
 
 // Where files have no paths (a page): the browser's file dialog, as a drop onto the page.
 void draw_model_file_picker() {
-  if (ImGui::Button("Open config.json or .gguf…")) host::pick_files(".json,.gguf", "model");
+  if (ImGui::Button("Open model files…")) host::pick_files(".json,.gguf,.safetensors", "model");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A config.json or a .gguf (its positional setup); with a model.safetensors picked alongside, its q/k weights "
+                      "(the frequency-usage view)");
   tip("A Hugging Face config.json (rope_theta, head_dim, rope_scaling …) or a GGUF file (its header and RoPE "
       "factors). You can also drag and drop the file onto the page.");
   ImGui::TextDisabled("Hugging Face cache: not here (?)");

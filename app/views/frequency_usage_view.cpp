@@ -22,6 +22,7 @@
 #include "pe/scaling/scaling.hpp"
 #include "plot/log_x_heatmap.hpp"
 #include "platform/frame_pacing.hpp"
+#include "platform/host.hpp"
 #include "state/weights_usage.hpp"
 #include "views/multimodal_common.hpp"
 #include "views/view.hpp"
@@ -271,11 +272,18 @@ void how_to_load(ViewContext& ctx, const char* lead) {
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextUnformatted(lead);
   ImGui::Spacing();
-  for (const char* way : {"Drop a model folder (config.json + *.safetensors), a .safetensors file or a .gguf onto the window.",
-                          "Type its path, or ORG/NAME of a model in your Hugging Face cache, below and press Open.",
-                          "On the command line: pe-viz --weights PATH|ORG/NAME (and pe-viz export --view frequency-usage "
-                          "--weights PATH -o usage.png).",
-                          "In a session file: \"weights\": \"PATH\" (File → Open session…)."}) {
+  // A page has no paths, no cache and no command line: its files come by drop or picker.
+  const bool paths = host::capabilities().file_paths;
+  const std::vector<const char*> ways =
+      paths ? std::vector<const char*>{"Drop a model folder (config.json + *.safetensors), a .safetensors file or a .gguf onto the window.",
+                                       "Type its path, or ORG/NAME of a model in your Hugging Face cache, below and press Open.",
+                                       "On the command line: pe-viz --weights PATH|ORG/NAME (and pe-viz export --view frequency-usage "
+                                       "--weights PATH -o usage.png).",
+                                       "In a session file: \"weights\": \"PATH\" (File → Open session…)."}
+            : std::vector<const char*>{"Drop a model's config.json and its .safetensors files together (shards with their index), or a .gguf, onto the page.",
+                                       "Or pick them with File → Open model files… (the files stay in this browser tab).",
+                                       "A model in your Hugging Face cache needs the desktop app: pe-viz --weights ORG/NAME."};
+  for (const char* way : ways) {
     ImGui::Bullet();
     ImGui::TextWrapped("%s", way);
   }
@@ -284,7 +292,7 @@ void how_to_load(ViewContext& ctx, const char* lead) {
                       "(single or sharded), GGUF in F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K or Q6_K. An 8B model's 1.25 GiB of q/k "
                       "reads in about a second from the page cache, on a worker thread; `pe-viz weights` prints the same numbers.");
   ImGui::PopTextWrapPos();
-  if (!ctx.show_widgets()) return;
+  if (!ctx.show_widgets() || !paths) return;
   static std::string typed;
   ImGui::Spacing();
   ImGui::SetNextItemWidth(std::min(ctx.size.x * 0.6f, ImGui::GetFontSize() * 36.0f));

@@ -16,6 +16,7 @@ Exit status 0 when every check passed.
 """
 
 import argparse
+import base64
 import json
 import os
 import sys
@@ -233,6 +234,35 @@ def test_dropped_config(s, report):
     report["config"] = "dropped θ 777777 (llama3 ×8, d 128), picked θ 123456"
 
 
+def test_dropped_weights(s, report):
+    """A trained checkpoint (tests/data/stories260K: config.json + model.safetensors) dropped onto
+    the page together, as a model folder's files: the frequency-usage view reads its q/k weights."""
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "stories260K")
+    with open(os.path.join(data, "config.json"), "rb") as f:
+        config = f.read()
+    with open(os.path.join(data, "model.safetensors"), "rb") as f:
+        weights = f.read()
+    s.open("view=rope-cos")
+    s.page.evaluate(
+        "(function () { function bytes(b64) { var s = atob(b64), a = new Uint8Array(s.length);"
+        " for (var i = 0; i < s.length; ++i) a[i] = s.charCodeAt(i); return a; }"
+        " var dt = new DataTransfer();"
+        f" dt.items.add(new File([bytes('{base64.b64encode(config).decode()}')], 'config.json'));"
+        f" dt.items.add(new File([bytes('{base64.b64encode(weights).decode()}')], 'model.safetensors'));"
+        " var c = document.getElementById('canvas');"
+        " c.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true})); return 1; })()")
+    s.wait_title("pe-viz · frequency-usage", timeout=30)
+    # The view's note names the measured share once the weights are read (a worker, or in place).
+    s.page.wait_for(lambda: "stories260K" in s.console_text() or s.page.evaluate(
+        "document.title") == "pe-viz · frequency-usage", timeout=30, what="the weights read")
+    s.settle(2.0)
+    png = s.screenshot("frequency-usage-dropped-weights")
+    # A layers × pairs heatmap: many colours where the empty view draws one line.
+    colours = region_colours(png, 0.32, 0.12, 0.98, 0.9)
+    check(len(colours) >= 40, f"no heatmap after the weights were dropped ({len(colours)} colours)")
+    report["weights"] = f"stories260K dropped (config.json + {len(weights)} B model.safetensors): {len(colours)} colours"
+
+
 def downloaded(browser, suffix, timeout=20):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -346,7 +376,7 @@ def main():
     site = os.path.abspath(args.site)
     checks = [("every-view", test_every_view_draws), ("fragment", test_fragment_round_trip),
               ("keys", test_key_changes_view), ("slider", test_slider_changes_theta), ("lesson", test_lesson_slides),
-              ("config-drop", test_dropped_config), ("downloads", test_downloads), ("session", test_session_kept),
+              ("config-drop", test_dropped_config), ("weights-drop", test_dropped_weights), ("downloads", test_downloads), ("session", test_session_kept),
               ("no-webgl2", lambda s, r: test_no_webgl2(s, r, site))]
     if args.pe_viz:
         checks.append(("interactive-export", lambda s, r: test_interactive_export(s, r, os.path.abspath(args.pe_viz))))
