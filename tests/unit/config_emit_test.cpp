@@ -106,6 +106,28 @@ TEST(ConfigEmit, V5FillsThetaTypeAndOriginalLength) {
   EXPECT_EQ(j["vocab_size"], 152064);  // every other key kept
 }
 
+TEST(ConfigEmit, V5KeepsWhatRopeScalingReplaced) {
+  // Beside a per-layer-type rope_parameters, rope_scaling replaces it in every class but Gemma 3
+  // and 4 (`rope_scaling or rope_parameters`): θ 10^4 (the default) and linear ×8 for all
+  // layers. The v5 form must say that, not the per-type blocks (found by fuzz_hf_config).
+  const char* text = R"({"model_type": "qwen2", "head_dim": 128, "num_hidden_layers": 6, "max_position_embeddings": 131072,
+      "rope_scaling": {"rope_type": "linear", "factor": 8.0},
+      "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1000000.0},
+                          "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}})";
+  const pe::RopeConfig a = pe::parse_hf_config(text);
+  ASSERT_EQ(a.theta, 10000.0);
+  ASSERT_EQ(a.scaling.type, pe::RopeType::Linear);
+  const std::string v5 = pe::emit_config(text, pe::ConfigShape::V5);
+  const json rp = json::parse(v5)["rope_parameters"];
+  EXPECT_EQ(rp["rope_type"], "linear") << v5;
+  EXPECT_EQ(rp["factor"], 8.0) << v5;
+  EXPECT_EQ(rp["rope_theta"], 10000.0) << v5;
+  const pe::RopeConfig b = pe::parse_hf_config(v5);
+  EXPECT_EQ(b.theta, a.theta);
+  EXPECT_EQ(b.scaling.type, a.scaling.type);
+  EXPECT_EQ(b.scaling.factor, a.scaling.factor);
+}
+
 TEST(ConfigEmit, V4HasNoProportional) {
   try {
     pe::emit_config(R"({"head_dim": 256, "max_position_embeddings": 8192,

@@ -85,7 +85,11 @@ void to_v5(json& block, const InspectedConfig& read) {
   const bool has_scaling = scaling.is_object() && !scaling.empty();
   json params = block.contains("rope_parameters") ? block["rope_parameters"] : json();
   const RopeConfig& main = read.loaded.config;
-  if (per_layer_type(params)) {
+  // As the reader does (merge_legacy_scaling): beside a per-layer-type rope_parameters,
+  // rope_scaling replaces it for every layer, but in Gemma 3 (merged) and Gemma 4 (ignored).
+  const bool replaced = has_scaling && per_layer_type(params) && !gemma3_family(read.model_type) &&
+                        read.model_type != "gemma4_text";
+  if (per_layer_type(params) && !replaced) {
     // The reader has resolved each layer type's θ; merge a Gemma 3 rope_scaling as it did.
     for (auto it = params.begin(); it != params.end(); ++it) {
       if (it->is_null()) continue;
