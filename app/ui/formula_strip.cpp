@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "ui/space_wrap.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -20,7 +21,8 @@ float formula_strip_height(const std::vector<std::string>& lines, float width) {
   // Long lines wrap (projector scales, narrow windows) rather than being cut off.
   const float wrap = std::max(1.0f, width - 2 * st.WindowPadding.x);
   float h = 2 * st.WindowPadding.y;
-  for (const auto& line : lines) h += ImGui::CalcTextSize(line.c_str(), nullptr, false, wrap).y + st.ItemSpacing.y;
+  for (const auto& line : lines)
+    h += ImGui::CalcTextSize(wrapped_at_spaces(line, wrap).c_str(), nullptr, false, wrap).y + st.ItemSpacing.y;
   return h;  // the last line's spacing separates the strip from the view above
 }
 
@@ -28,9 +30,11 @@ void draw_formula_strip(const std::vector<std::string>& lines, float height) {
   ImGui::BeginChild("##formula", {0, height - ImGui::GetStyle().ItemSpacing.y}, true,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PushTextWrapPos(0.0f);
+  const float wrap = std::max(1.0f, ImGui::GetContentRegionAvail().x);
   for (std::size_t k = 0; k < lines.size(); ++k) {
-    if (k == 0) ImGui::TextUnformatted(lines[k].c_str());
-    else ImGui::TextDisabled("%s", lines[k].c_str());
+    const std::string line = wrapped_at_spaces(lines[k], wrap);  // numbers stay whole
+    if (k == 0) ImGui::TextUnformatted(line.c_str());
+    else ImGui::TextDisabled("%s", line.c_str());
   }
   ImGui::PopTextWrapPos();
   ImGui::EndChild();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ui/space_wrap.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -42,14 +43,14 @@ TeachingNotesHidden::~TeachingNotesHidden() { g_teaching_notes_hidden = saved_; 
 void teaching_note(const char* text) {
   if (g_teaching_notes_hidden) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  ImGui::TextWrapped("%s", text);
+  ImGui::TextWrapped("%s", wrapped_at_spaces(text, std::max(1.0f, ImGui::GetContentRegionAvail().x)).c_str());
   ImGui::PopStyleColor();
 }
 
 float teaching_note_height(const char* text) {
   if (g_teaching_notes_hidden) return 0.0f;
   const float wrap = std::max(1.0f, ImGui::GetContentRegionAvail().x);
-  return ImGui::CalcTextSize(text, nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y * 2.0f;
+  return ImGui::CalcTextSize(wrapped_at_spaces(text, wrap).c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y * 2.0f;
 }
 
 ImVec2 split_height(ImVec2 size, float top_fraction) {

@@ -8,6 +8,7 @@
 // buttons, tab labels) is done on the CPU by ImGui and never leaves the rectangle.
 // ImGui drops glyphs that start past the edge, so a cut falling exactly between two words
 // is invisible here; any other cut shows as the glyph straddling the edge.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
@@ -16,6 +17,7 @@
 
 #include "clipped_text.hpp"
 #include "test_support.hpp"
+#include "ui/space_wrap.hpp"
 #include "views/view.hpp"
 
 namespace {
@@ -44,6 +46,27 @@ TEST_F(TextClippingTest, DetectorFindsTextCutByAWindowEdge) {
   const auto cut = clipped_text(*ImGui::GetDrawData());
   ASSERT_FALSE(cut.empty());
   EXPECT_EQ(cut[0].window, "narrow test window");
+}
+
+TEST_F(TextClippingTest, WrappingBreaksAtSpacesAndKeepsNumbersWhole) {
+  session().frame(0.0);
+  ImGui::NewFrame();
+  const std::string text = "p = 0.75 p-RoPE stops rotating 57.6%; slowest 57.6%, fastest 7.7%";
+  const float narrow = ImGui::CalcTextSize("p = 0.75 p-R").x;
+  const std::string w = app::wrapped_at_spaces(text, narrow);
+  ImGui::EndFrame();
+  // ImGui's own wrap at this width breaks after "0." (punctuation); ours only at spaces.
+  EXPECT_EQ(w.find(".\n"), std::string::npos) << w;
+  std::string joined = w;
+  for (char& c : joined)
+    if (c == '\n') c = ' ';
+  EXPECT_EQ(joined, text) << "only spaces become line breaks";
+  EXPECT_GE(std::count(w.begin(), w.end(), '\n'), 4) << w;
+  for (std::size_t a = 0, b; a < w.size(); a = b + 1) {  // every line fits, unless one word is wider
+    b = std::min(w.find('\n', a), w.size());
+    const std::string line = w.substr(a, b - a);
+    if (line.find(' ') != std::string::npos) EXPECT_LE(ImGui::CalcTextSize(line.c_str()).x, narrow) << line;
+  }
 }
 
 // A lecture hall's projector is 1920×1080 (at 2× that is 960×540 of layout); a desk
