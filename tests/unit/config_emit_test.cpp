@@ -128,6 +128,21 @@ TEST(ConfigEmit, V5KeepsWhatRopeScalingReplaced) {
   EXPECT_EQ(b.scaling.factor, a.scaling.factor);
 }
 
+TEST(ConfigEmit, Gemma3LayerTypesBeyondFullAndSlidingGetTheGlobalBlock) {
+  // A v4 Gemma 3 config whose layer_types name chunked_attention: read as the global layers'
+  // RoPE; its v5 form needs a block for that type too, or v5 refuses it (found by fuzz_hf_config).
+  const char* text = R"({"model_type": "gemma3_text", "head_dim": 128, "num_hidden_layers": 3, "max_position_embeddings": 8192,
+      "layer_types": ["sliding_attention", "chunked_attention", "full_attention"]})";
+  const std::string v5 = pe::emit_config(text, pe::ConfigShape::V5);
+  const json rp = json::parse(v5)["rope_parameters"];
+  ASSERT_TRUE(rp.contains("chunked_attention")) << v5;
+  EXPECT_EQ(rp["chunked_attention"], rp["full_attention"]) << v5;
+  const pe::InspectedConfig a = pe::inspect_hf_config(text), b = pe::inspect_hf_config(v5);
+  ASSERT_TRUE(b.valid) << v5;
+  ASSERT_EQ(a.plan.rows.size(), b.plan.rows.size());
+  for (std::size_t i = 0; i < a.plan.rows.size(); ++i) EXPECT_EQ(a.plan.rows[i].theta, b.plan.rows[i].theta) << i;
+}
+
 TEST(ConfigEmit, V4HasNoProportional) {
   try {
     pe::emit_config(R"({"head_dim": 256, "max_position_embeddings": 8192,

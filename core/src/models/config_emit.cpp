@@ -105,6 +105,11 @@ void to_v5(json& block, const InspectedConfig& read) {
     const double local = theta_of(read, block, "sliding_attention");
     params = {{"full_attention", v5_dict(full, main.theta, json::object())},
               {"sliding_attention", {{"rope_type", "default"}, {"rope_theta", local}}}};
+    // Other layer types (chunked_attention) rotate as the global layers do in the reading;
+    // v5 wants a block for each (standardize_rope_params looks every layer type up).
+    if (block.contains("layer_types") && block["layer_types"].is_array())
+      for (const json& t : block["layer_types"])
+        if (t.is_string() && !params.contains(t.get<std::string>())) params[t.get<std::string>()] = params["full_attention"];
     block.erase("rope_local_base_freq");
   } else {
     params = v5_dict(has_scaling ? scaling : params, main.theta, block);
