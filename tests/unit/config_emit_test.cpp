@@ -143,6 +143,22 @@ TEST(ConfigEmit, Gemma3LayerTypesBeyondFullAndSlidingGetTheGlobalBlock) {
   for (std::size_t i = 0; i < a.plan.rows.size(); ++i) EXPECT_EQ(a.plan.rows[i].theta, b.plan.rows[i].theta) << i;
 }
 
+TEST(ConfigEmit, AClassDefaultScalingIsWrittenOut) {
+  // No rope block at all: Ministral3Config's own yarn ×16 (θ 10^6) applies, and the v5 form
+  // must carry it, not a plain default block (found by fuzz_hf_config).
+  const char* text = R"({"model_type": "ministral3", "head_dim": 128, "max_position_embeddings": 262144})";
+  const pe::RopeConfig a = pe::parse_hf_config(text);
+  ASSERT_EQ(a.scaling.type, pe::RopeType::Yarn);
+  const std::string v5 = pe::emit_config(text, pe::ConfigShape::V5);
+  const json rp = json::parse(v5)["rope_parameters"];
+  EXPECT_EQ(rp["rope_type"], "yarn") << v5;
+  EXPECT_EQ(rp["factor"], 16.0) << v5;
+  const pe::RopeConfig b = pe::parse_hf_config(v5);
+  EXPECT_EQ(b.scaling.type, a.scaling.type);
+  EXPECT_EQ(b.scaling.factor, a.scaling.factor);
+  EXPECT_EQ(b.theta, a.theta);
+}
+
 TEST(ConfigEmit, V4HasNoProportional) {
   try {
     pe::emit_config(R"({"head_dim": 256, "max_position_embeddings": 8192,

@@ -112,7 +112,13 @@ void to_v5(json& block, const InspectedConfig& read) {
         if (t.is_string() && !params.contains(t.get<std::string>())) params[t.get<std::string>()] = params["full_attention"];
     block.erase("rope_local_base_freq");
   } else {
-    params = v5_dict(has_scaling ? scaling : params, main.theta, block);
+    // No rope block in the file: the class's own default scaling (gpt_oss, ministral3) is
+    // what the reader used, so the v5 form writes it out.
+    json own = has_scaling ? scaling : params;
+    if (!own.is_object())
+      if (const ModelDefaults* defs = model_defaults(read.model_type); defs && defs->default_rope_scaling)
+        own = json::parse(defs->default_rope_scaling);
+    params = v5_dict(own, main.theta, block);
   }
   block.erase("rope_scaling");
   block.erase("rope_theta");
