@@ -48,6 +48,20 @@ TEST(V5Config, BothShapesGiveTheSameFrequencies) {
   EXPECT_DOUBLE_EQ(fb.inv_freq[63], std::pow(500000.0, -126.0 / 128.0) / 8.0);
 }
 
+TEST(V5Config, AnUnknownLayerTypeIsRefusedByName) {
+  // layer_type_validation: every entry must be in ALLOWED_LAYER_TYPES (a typo is a ValueError).
+  const pe::InspectedConfig c = pe::inspect_hf_config(R"({"model_type": "gemma3_text", "head_dim": 128,
+      "num_hidden_layers": 3, "max_position_embeddings": 8192,
+      "layer_types": ["sliding_attention", "chunked_attendion", "full_attention"]})");
+  EXPECT_FALSE(c.valid);
+  const pe::Diagnostic* d = find_error(c, "layer_types[1]");
+  ASSERT_NE(d, nullptr) << all_notes(c);
+  EXPECT_NE(d->message.find("chunked_attendion"), std::string::npos) << d->message;
+  // The legacy names transformers remaps, and the newer types, are accepted.
+  EXPECT_TRUE(pe::inspect_hf_config(R"({"head_dim": 64, "max_position_embeddings": 64, "num_hidden_layers": 2,
+      "layer_types": ["attention", "deepseek_sparse_attention"]})").valid);
+}
+
 TEST(V5Config, InnerThetaBeatsTopLevel) {
   const pe::InspectedConfig c = pe::inspect_hf_config(R"({"head_dim": 64, "max_position_embeddings": 4096,
       "rope_theta": 10000, "rope_parameters": {"rope_type": "default", "rope_theta": 1000000}})");

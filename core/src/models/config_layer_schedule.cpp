@@ -44,6 +44,18 @@ void read_no_rope_flags(ConfigReading& rd, LayerSchedule& ls, long long L) {
   for (long long i = 0; i < L && i < static_cast<long long>(flags.size()); ++i) ls.rotary[i] = flags[i] != 0.0;
 }
 
+// transformers' ALLOWED_LAYER_TYPES (configuration_utils.py), and the legacy names its
+// remap_legacy_layer_types turns into them ("mamba", "attention").
+bool known_layer_type(const std::string& type) {
+  static const char* const kKnown[] = {"full_attention", "sliding_attention", "chunked_attention", "window_attention",
+                                       "compressed_sparse_attention", "heavily_compressed_attention", "minimax_m3_sparse",
+                                       "conv", "moe", "hybrid", "hybrid_sliding", "deepseek_sparse_attention",
+                                       "linear_attention", "sparse", "dense", "mamba", "attention"};
+  for (const char* k : kKnown)
+    if (type == k) return true;
+  return false;
+}
+
 // The class's rule for a config.json without layer_types (layer_types already holds L
 // "full_attention" entries).
 void apply_layer_rule(ConfigReading& rd, LayerSchedule& ls, long long L) {
@@ -160,6 +172,13 @@ void read_layer_schedule(ConfigReading& rd) {
     if (L && static_cast<long long>(ls.layer_types.size()) != L)
       n.error(block.key("layer_types"), std::to_string(ls.layer_types.size()) + " entries for num_hidden_layers = " +
                                             std::to_string(L) + " (transformers' layer_type_validation refuses this)");
+    for (std::size_t i = 0; i < ls.layer_types.size(); ++i)
+      if (!known_layer_type(ls.layer_types[i])) {
+        n.error(block.key("layer_types") + "[" + std::to_string(i) + "]",
+                "\"" + ls.layer_types[i] + "\" is not a layer type transformers knows (layer_type_validation raises "
+                "ValueError); e.g. full_attention, sliding_attention, chunked_attention, linear_attention");
+        break;
+      }
   } else if (defs && L > 0) {
     ls.layer_types.assign(static_cast<std::size_t>(L), "full_attention");
     apply_layer_rule(rd, ls, L);
