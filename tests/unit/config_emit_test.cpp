@@ -159,6 +159,18 @@ TEST(ConfigEmit, AClassDefaultScalingIsWrittenOut) {
   EXPECT_EQ(b.theta, a.theta);
 }
 
+TEST(ConfigEmit, V4HasNoNullGlobalBlock) {
+  // Global layers without RoPE (full_attention: null) exist only in v5 (found by fuzz_hf_config).
+  try {
+    pe::emit_config(R"({"model_type": "gemma3_text", "head_dim": 128, "max_position_embeddings": 8192,
+        "rope_parameters": {"full_attention": null, "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}})",
+                    pe::ConfigShape::V4);
+    FAIL() << "accepted";
+  } catch (const pe::ConfigError& e) {
+    EXPECT_EQ(e.key(), "rope_parameters.full_attention");
+  }
+}
+
 TEST(ConfigEmit, V4HasNoProportional) {
   try {
     pe::emit_config(R"({"head_dim": 256, "max_position_embeddings": 8192,

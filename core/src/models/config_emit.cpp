@@ -157,6 +157,9 @@ void to_v4(json& block, const InspectedConfig& read, const std::string& prefix) 
     for (auto it = params.begin(); it != params.end(); ++it)
       if (it.key() != "full_attention" && it.key() != "sliding_attention")
         throw ConfigError(prefix + "rope_parameters." + it.key(), "no transformers 4 form for this layer type's block");
+    if (!params["full_attention"].is_object())
+      throw ConfigError(prefix + "rope_parameters.full_attention",
+                        "global layers without RoPE (null) have no transformers 4 form; keep this config in the v5 shape");
     scaling = v4_scaling(params["full_attention"], block, prefix + "rope_parameters.full_attention");
     if (params.contains("sliding_attention") && params["sliding_attention"].is_object()) {
       const json& sliding = params["sliding_attention"];
@@ -192,8 +195,14 @@ std::string emit_config(const std::string& json_text, ConfigShape target, const 
   json root = detail::parse_json_text(json_text);
   std::string prefix;
   json& block = text_block(root, prefix);
-  if (target == ConfigShape::V5) to_v5(block, read);
-  else to_v4(block, read, prefix);
+  try {
+    if (target == ConfigShape::V5) to_v5(block, read);
+    else to_v4(block, read, prefix);
+  } catch (const json::exception& e) {
+    // A shape of block the conversion has no rule for: refused, never a crash.
+    throw ConfigError(prefix + "rope_parameters", std::string("cannot be written in the ") + to_string(target) +
+                                                      " shape (" + e.what() + ")");
+  }
   return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
