@@ -62,6 +62,20 @@ TEST(V5Config, AnUnknownLayerTypeIsRefusedByName) {
       "layer_types": ["attention", "deepseek_sparse_attention"]})").valid);
 }
 
+TEST(V5Config, OnlySlidingLayersRotateWithTheLocalBase) {
+  // full_attention: null (global layers without RoPE): the sliding block is the configuration,
+  // and without its own rope_theta its base is the local one (Gemma 3: 10^4), whether or not
+  // the file writes it (found by fuzz_hf_config: the two spellings disagreed).
+  const char* without = R"({"model_type": "gemma3_text", "head_dim": 128, "num_hidden_layers": 2, "max_position_embeddings": 8192,
+      "layer_types": ["sliding_attention", "full_attention"],
+      "rope_parameters": {"full_attention": null, "sliding_attention": {"rope_type": "default"}}})";
+  const char* with = R"({"model_type": "gemma3_text", "head_dim": 128, "num_hidden_layers": 2, "max_position_embeddings": 8192,
+      "layer_types": ["sliding_attention", "full_attention"],
+      "rope_parameters": {"full_attention": null, "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}})";
+  EXPECT_EQ(pe::parse_hf_config(without).theta, 10000.0);
+  EXPECT_EQ(pe::parse_hf_config(with).theta, 10000.0);
+}
+
 TEST(V5Config, InnerThetaBeatsTopLevel) {
   const pe::InspectedConfig c = pe::inspect_hf_config(R"({"head_dim": 64, "max_position_embeddings": 4096,
       "rope_theta": 10000, "rope_parameters": {"rope_type": "default", "rope_theta": 1000000}})");

@@ -133,6 +133,12 @@ void read_theta(ConfigReading& rd) {
     if (top_theta && *top_theta != dict_theta)
       n.warn(block.key("rope_theta"), "= " + fmt(*top_theta) + " differs from " + main_dict->key("rope_theta") +
                                           "; transformers keeps the rope_parameters value (setdefault)");
+  } else if (main_dict && rd.dicts.sliding && main_dict->prefix() == rd.dicts.sliding->prefix()) {
+    // The sliding layers' block is the only one with RoPE (full_attention: null): its base is
+    // the local one, as for every sliding layer (rope_local_base_freq, else the class's local θ).
+    const auto local = block.number("rope_local_base_freq");
+    c.theta = local ? *local : defs && defs->local_rope_theta ? *defs->local_rope_theta : 10000.0;
+    n.info(main_dict->key("rope_theta"), "absent; " + fmt(c.theta) + ", the sliding layers' base (the only layers with RoPE)");
   } else if (top_theta) {
     c.theta = *top_theta;
     n.info(block.key("rope_theta"), "= " + fmt(*top_theta) + ": base θ (θ_i = θ^(-2i/d))");
