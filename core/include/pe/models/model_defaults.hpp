@@ -60,8 +60,7 @@ std::vector<std::string> known_model_types();
 // Whether the model type's attention multiplies its softmax scale by
 // get_mscale(factor, mscale_all_dim)² (RopeConfig::softmax_mscale): the transformers modeling
 // files that read mscale_all_dim in their attention — DeepSeek-V2, V3, V3.2 (and Kimi K2, run
-// as deepseek_v3), MiniCPM3, Mistral 4, LongCat-Flash, GLM-4.7-Flash (glm4_moe_lite),
-// GLM-5 (glm_moe_dsa), Youtu.
+// as deepseek_v3), MiniCPM3, Mistral 4, LongCat-Flash, glm4_moe_lite, glm_moe_dsa, youtu.
 bool softmax_mscale_family(const std::string& model_type);
 
 // The language model's type inside a multimodal wrapper: "gemma3" → "gemma3_text",
