@@ -102,7 +102,7 @@ long long apply_chosen_longrope(const RopeConfig& c, long long chosen, Framework
   return orig;
 }
 
-Partial transformers_side(const RopeConfig& c, long long length, const FrameworkContext& ctx) {
+Partial transformers_side(const RopeConfig& c, long long length) {
   Partial p;
   FrameworkResult& r = p.r;
   r.framework = Framework::Transformers;
@@ -149,11 +149,8 @@ Partial transformers_side(const RopeConfig& c, long long length, const Framework
                         fmtl(sf.original_max_position_embeddings) + ")");
       break;
   }
-  // Only DeepSeek-style attention (DeepseekV2/V3Attention) multiplies the softmax scale by
-  // get_mscale(factor, mscale_all_dim)²; other models with these keys do not.
-  if (c.scaling.type == RopeType::Yarn && c.scaling.mscale_all_dim && *c.scaling.mscale_all_dim != 0.0 &&
-      !ctx.model_type.empty() && !ctx.deepseek_attention)
-    r.logit_scale = r.attention_factor * r.attention_factor;
+  // The logit scale is scaled_frequencies' own: DeepSeek's extra softmax mscale² only where
+  // the model's attention applies it (RopeConfig::softmax_mscale, set from the model type).
   return p;
 }
 
@@ -452,7 +449,7 @@ FrameworkComparison compare_frameworks(const RopeConfig& config, long long curre
   require_length("length", current_length);
   FrameworkComparison out;
   out.current_length = current_length;
-  Partial hf = transformers_side(config, current_length, context);
+  Partial hf = transformers_side(config, current_length);
   Partial vl = vllm_side(config, current_length, context);
   Partial lc = llamacpp_side(config, current_length, context);
   compare_to(vl, hf.r);
