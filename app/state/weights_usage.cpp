@@ -75,6 +75,17 @@ bool is_weights_path(const std::string& path) {
   return ends_with(l, ".safetensors") || ends_with(l, ".safetensors.index.json");
 }
 
+namespace {
+// A reading that never started: the source could not be opened, or it was cancelled first.
+WeightsUsage unread(const std::string& source, std::string error, bool cancelled = false) {
+  WeightsUsage out;
+  out.source = source;
+  out.error = std::move(error);
+  out.cancelled = cancelled;
+  return out;
+}
+}  // namespace
+
 WeightsUsage measure_opened(const pe::OpenedWeights& opened, const std::string& source, const pe::WeightsReadOptions& options) {
   static std::atomic<unsigned long long> readings{0};
   WeightsUsage out;
@@ -99,10 +110,7 @@ WeightsUsage measure_weights(const std::string& source, const pe::WeightsReadOpt
   try {
     opened = open_weights_source(source);
   } catch (const std::exception& e) {
-    WeightsUsage out;
-    out.source = source;
-    out.error = e.what();
-    return out;
+    return unread(source, e.what());
   }
   return measure_opened(opened, source, options);
 }
@@ -159,18 +167,10 @@ WeightsUsage read_source(const std::string& source, const std::shared_ptr<Progre
   try {
     opened = open_weights_source(source);
   } catch (const std::exception& e) {
-    WeightsUsage out;
-    out.source = source;
-    out.error = e.what();
-    return out;
+    return unread(source, e.what());
   }
   progress->layers = opened.model.shape.num_hidden_layers;
-  if (progress->cancel) {
-    WeightsUsage out;
-    out.source = source;
-    out.cancelled = true;
-    return out;
-  }
+  if (progress->cancel) return unread(source, "", true);
   return measure_opened(opened, source, o);
 }
 
