@@ -18,14 +18,13 @@ void plot_value_heatmap_log_x(const char* label, const ValueHeatmap& spec) {
     return;
   fit_x(spec.x0, true), fit_x(spec.x1, true), fit_y(spec.y0, true), fit_y(spec.y1, true);
   if (c.x_spec.scale != Scale::Log || c.y_spec.scale != Scale::Linear) {
-    c.draw->AddText(ImVec2(c.rect.Min.x + em() * 0.5f, c.rect.Min.y + em() * 0.5f), theme().text,
-                    "this heatmap needs a log x axis and a linear y axis");
+    corner_message(c, "this heatmap needs a log x axis and a linear y axis");
     return;
   }
   const ImGuiID key = item_id(label);
   std::string error;
   if (!update_value_texture(key, spec.values, spec.rows, spec.columns, spec.version, error)) {
-    c.draw->AddText(ImVec2(c.rect.Min.x + em() * 0.5f, c.rect.Min.y + em() * 0.5f), theme().text, error.c_str());
+    corner_message(c, error.c_str());
     return;
   }
   if (recording_drawn_plots()) note_values(spec.values);

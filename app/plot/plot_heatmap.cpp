@@ -39,8 +39,7 @@ void quad_rect(const CurrentPlot& c, const PlotTransform& t, double x0, double x
 bool linear_axes_or_message(CurrentPlot& c) {
   if (c.x_spec.scale == Scale::Linear && c.y_spec.scale == Scale::Linear) return true;
   // The shaders map pixels to cells affinely; a log heatmap would be wrong, not slow.
-  c.draw->AddText(ImVec2(c.rect.Min.x + em() * 0.5f, c.rect.Min.y + em() * 0.5f), theme().text,
-                  "heatmaps need linear axes");
+  corner_message(c, "heatmaps need linear axes");
   return false;
 }
 
@@ -151,7 +150,7 @@ void plot_value_heatmap(const char* label, const ValueHeatmap& spec) {
   const ImGuiID key = item_id(label);
   std::string error;
   if (!update_value_texture(key, spec.values, spec.rows, spec.columns, spec.version, error)) {
-    c.draw->AddText(ImVec2(c.rect.Min.x + em() * 0.5f, c.rect.Min.y + em() * 0.5f), theme().text, error.c_str());
+    corner_message(c, error.c_str());
     return;
   }
   if (recording_drawn_plots()) note_values(spec.values);

@@ -150,6 +150,10 @@ Theme theme() {
 }
 
 float em() { return ImGui::GetFontSize(); }
+
+void corner_message(CurrentPlot& c, const char* text) {
+  c.draw->AddText(ImVec2(c.rect.Min.x + em() * 0.5f, c.rect.Min.y + em() * 0.5f), theme().text, text);
+}
 float stroke(float points) { return std::max(0.5f, points * g_pixel_scale); }
 float data_stroke(float points) { return stroke(points * g_line_scale); }
 

@@ -117,6 +117,8 @@ Theme theme();
 // Lengths in pixels: font-relative ones follow the font size, strokes follow
 // pixel_scale() (UI scale × export scale).
 float em();                 // current font size
+// A one-line message in the data area's top-left corner, where a plot cannot draw its item.
+void corner_message(CurrentPlot& c, const char* text);
 float stroke(float points); // line width in pixels
 float data_stroke(float points);  // a data series' line: stroke() × the line-width setting
 
