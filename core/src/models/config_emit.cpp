@@ -4,9 +4,9 @@
 // (configuration_gemma3.py), read at the commits cited in config_reader.cpp.
 #include "pe/models/config_emit.hpp"
 
-#include <set>
 #include <string>
 
+#include "config_reading.hpp"
 #include "json_fields.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/base/text.hpp"
@@ -18,15 +18,6 @@ namespace {
 
 using detail::json;
 
-const std::set<std::string> kLayerTypes = {"full_attention", "sliding_attention", "chunked_attention",
-                                           "linear_attention"};
-
-bool per_layer_type(const json& params) {
-  if (!params.is_object() || params.empty()) return false;
-  for (auto it = params.begin(); it != params.end(); ++it)
-    if (!kLayerTypes.count(it.key()) || !(it->is_object() || it->is_null())) return false;
-  return true;
-}
 
 bool gemma3_family(const std::string& model_type) {
   return model_type == "gemma3_text" || model_type == "gemma3n_text" || model_type == "gemma3" || model_type == "gemma3n";
@@ -87,9 +78,9 @@ void to_v5(json& block, const InspectedConfig& read) {
   const RopeConfig& main = read.loaded.config;
   // As the reader does (merge_legacy_scaling): beside a per-layer-type rope_parameters,
   // rope_scaling replaces it for every layer, but in Gemma 3 (merged) and Gemma 4 (ignored).
-  const bool replaced = has_scaling && per_layer_type(params) && !gemma3_family(read.model_type) &&
+  const bool replaced = has_scaling && detail::is_per_layer_type(params) && !gemma3_family(read.model_type) &&
                         read.model_type != "gemma4_text";
-  if (per_layer_type(params) && !replaced) {
+  if (detail::is_per_layer_type(params) && !replaced) {
     // The reader has resolved each layer type's θ; merge a Gemma 3 rope_scaling as it did.
     for (auto it = params.begin(); it != params.end(); ++it) {
       if (it->is_null()) continue;
@@ -149,7 +140,7 @@ void to_v4(json& block, const InspectedConfig& read, const std::string& prefix) 
     return;  // already v4 (or plain RoPE from defaults)
   }
   json scaling;
-  if (per_layer_type(params)) {
+  if (detail::is_per_layer_type(params)) {
     if (!gemma3_family(read.model_type) || !params.contains("full_attention"))
       throw ConfigError(prefix + "rope_parameters",
                         "one RoPE block per layer type has no transformers 4 form outside Gemma 3 (v4 reads one "

@@ -91,6 +91,10 @@ void check_computable(ConfigReading& rd);     // validate(): what pe-viz can com
 // and head_dim already; the dict's own rope_theta / partial_rotary_factor are read by the caller.
 ScalingRead read_scaling(const Fields& f, RopeConfig& c, Notes& n);
 
+// rope_parameters keyed by layer type (transformers v5, Gemma 3 / gpt-oss exports): every key
+// a layer type, every value a block or null. The reader and dump --emit-config both ask.
+bool is_per_layer_type(const json& params);
+
 // Keys of the language model's top level: misspellings of positional keys.
 void check_top_level_keys(const Fields& f, Notes& n);
 // Positional keys the inspector reports when found at the top level, with their use.

@@ -22,13 +22,6 @@ bool is_layer_type_key(const std::string& k) {
   return false;
 }
 
-// rope_parameters keyed by layer type (transformers v5, Gemma 3 / gpt-oss exports).
-bool is_per_layer_type(const json& params) {
-  if (!params.is_object() || params.empty()) return false;
-  for (auto it = params.begin(); it != params.end(); ++it)
-    if (!is_layer_type_key(it.key()) || !(it->is_object() || it->is_null())) return false;
-  return true;
-}
 
 // rope_scaling (v4) beside a per-layer-type rope_parameters (v5). What transformers makes of it
 // depends on the model class: Gemma 3 / 3n merge it into full_attention
@@ -60,6 +53,13 @@ void merge_legacy_scaling(ConfigReading& rd) {
 }
 
 }  // namespace
+
+bool is_per_layer_type(const json& params) {
+  if (!params.is_object() || params.empty()) return false;
+  for (auto it = params.begin(); it != params.end(); ++it)
+    if (!is_layer_type_key(it.key()) || !(it->is_object() || it->is_null())) return false;
+  return true;
+}
 
 void choose_rope_dicts(ConfigReading& rd) {
   const Fields& block = rd.block;
