@@ -17,7 +17,7 @@
 // "every-token" counts every token (p_ij = i − j + 1: ordinary relative positions, shifted
 // by one), "sentence-ends" counts '.', '!' and '?' (p_ij = sentence ends between j and i),
 // "words" counts word tokens, "punctuation" counts punctuation tokens. Any other gates
-// (soft, per query) go through cope_positions(TableD).
+// (soft, per query) go through cope_positions_per_query.
 //
 // Refused (InvalidArgument naming the parameter): cope_npos_max not 1 … 65536; gates not
 // finite or outside [0, 1] ("gates"); an unknown pattern name ("cope_gates").
@@ -48,7 +48,7 @@ Eigen::ArrayXd cope_gates(const std::vector<std::string>& tokens, CopeGatePatter
 // query, entries for j > i are 0. Not clamped. Budget-checked.
 TableD cope_positions(const Eigen::Ref<const Eigen::ArrayXd>& key_gates);
 // p_ij for general gates (row = query i, column = key t: g_it); only entries t <= i are read.
-TableD cope_positions(const TableD& gates);
+TableD cope_positions_per_query(const TableD& gates);
 
 // min(p, npos_max − 1), entrywise.
 TableD cope_clamp_positions(const TableD& positions, long long npos_max);

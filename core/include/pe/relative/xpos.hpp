@@ -48,19 +48,20 @@ TableD xpos_q_scales(long long dim, long long length, double scale_base = kXposD
 // offset 0 … kMaxLength.
 Eigen::ArrayXd xpos_torchscale_positions(long long length, long long offset = 0);
 
-// The decay pair i puts on the score at distance Δ = m − n: ζ_i^(Δ/scale_base). Rows =
-// deltas, columns = pairs. Budget-checked.
+// The decay pair i puts on the score at distance Δ = m − n (query − key): ζ_i^(Δ/scale_base),
+// < 1 for an earlier key. Rows = deltas (finite), columns = pairs. Budget-checked.
 TableD xpos_decay(long long dim, const Eigen::Ref<const Eigen::ArrayXd>& deltas,
                   double scale_base = kXposDefaultScaleBase);
 // Its mean over pairs, per delta: the envelope the comparison draws.
 Eigen::ArrayXd xpos_mean_decay(long long dim, const Eigen::Ref<const Eigen::ArrayXd>& deltas,
                                double scale_base = kXposDefaultScaleBase);
 
-// RoPE's relative score with xPos's decay: s(Δ) = Σ_i ζ_i^(Δ/scale_base)·(a_i cos Δθ_i +
-// b_i sin Δθ_i), with the coefficients of analysis' relative_score_coefficients (pairs
-// interleaved, as torchscale) and θ_i = inverse_frequencies(dim, 10000). Without the decay
-// this is relative_score_curve. coefficients.a.size() must be dim/2 (passthrough is added
-// undecayed; xPos rotates every dim, so it is 0 for xPos itself).
+// RoPE's relative score with xPos's decay, for Δ = m − n (query − key, > 0 for an earlier
+// key, as for xpos_decay): s(Δ) = Σ_i ζ_i^(Δ/scale_base)·(a_i cos Δθ_i − b_i sin Δθ_i), with
+// the coefficients of analysis' relative_score_coefficients (pairs interleaved, as
+// torchscale) and θ_i = inverse_frequencies(dim, 10000). analysis counts its Δ as key − query,
+// so without the decay this is relative_score_curve at −Δ. coefficients.a.size() must be
+// dim/2 (passthrough is added undecayed; xPos rotates every dim, so it is 0 for xPos itself).
 Eigen::ArrayXd xpos_relative_score_curve(const RelativeScoreCoefficients& coefficients, long long dim,
                                          const Eigen::Ref<const Eigen::ArrayXd>& deltas,
                                          double scale_base = kXposDefaultScaleBase);
