@@ -10,6 +10,7 @@
 
 #include "pe/analysis/analysis.hpp"
 #include "pe/base/errors.hpp"
+#include "pe/base/number_text.hpp"
 #include "pe/encodings/alibi.hpp"
 #include "pe/encodings/rope.hpp"
 #include "pe/relative/nope.hpp"
@@ -24,10 +25,10 @@ namespace {
 
 inline constexpr long long kMaxSamples = 100000;
 
-// Four significant digits: enough for a sentence on screen.
+// Five significant digits: enough for a sentence on screen ("-1023.5", "3.8072e-06").
 std::string num(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
+  std::snprintf(buf, sizeof buf, "%.5g", v);
   return buf;
 }
 
@@ -86,7 +87,7 @@ DistanceCurve rope_curve(const DistanceComparisonParams& p, const Eigen::ArrayXd
   RelativeScoreCoefficients c;
   c.a = Eigen::ArrayXd::Constant(inv_freq.size(), 2.0);
   c.b = Eigen::ArrayXd::Zero(inv_freq.size());
-  return {"rope", "RoPE relative score (d = " + std::to_string(p.dim) + ", theta " + num(p.theta) + ")",
+  return {"rope", "RoPE relative score (d = " + std::to_string(p.dim) + ", theta " + shortest_text(p.theta) + ")",
           DistanceCurveKind::Score, false, relative_score_curve(c, inv_freq, d) / static_cast<double>(p.dim)};
 }
 
@@ -129,7 +130,7 @@ std::string past_training_text(const DistanceCurve& c, const DistanceComparisonP
   if (c.key == "sandwich")
     return "keeps its log-like fall with ripples, defined at every distance and with nothing to learn: " + ends;
   if (c.key == "fire")
-    return "stays in [0, 1]: distances are divided by log(c·max(L, i) + 1) of the query position i = " +
+    return "stays in [0, 1]: distances are divided by log(c*max(L, i) + 1) of the query position i = " +
            std::to_string(p.length - 1) + ", so the MLP only ever sees inputs from its training range (the MLP "
            "itself has no published weights): " + ends;
   if (c.key == "xpos") return "keeps decaying towards 0 (each pair by zeta_i^(distance/scale_base)): " + ends;
