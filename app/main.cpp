@@ -31,7 +31,8 @@ constexpr const char* kFooter = R"(Subcommands (each has --help):
   pe-viz export   write a view (or --all views, with an index.html deck) as PNG at any
                   size, and --csv the numbers behind it (no display needed)
   pe-viz dump     print a configuration's inverse frequencies, wavelengths and attention
-                  factor as JSON (no OpenGL at all)
+                  factor as JSON (no OpenGL at all); --encoding t5, deberta, xpos,
+                  kerple-log, ... prints another encoding's numbers instead
   pe-viz inspect  what a model's config says about positions: each key and how it is
                   used, the per-layer plan, transformers vs vLLM vs llama.cpp
   pe-viz weights  which rotary frequencies a trained model's q/k weights use (safetensors,
@@ -53,6 +54,7 @@ Examples:
   pe-viz --view rope-cos --theta 500000 --dim 128 --length 8192
   pe-viz --screenshot out.png --view clock-hands --position 3
   pe-viz dump --preset llama-3.1-8b
+  pe-viz dump --encoding t5 --num-buckets 32 --max-distance 128 --length 256
   pe-viz inspect --preset gemma-3-27b
   pe-viz export --view rope-cos --preset llama-3.1-8b --length 8192 --size 3840x2160 -o out.png
   pe-viz export --all slides/ --size 1920x1080

@@ -1,4 +1,5 @@
 #include "cli/dump_command.hpp"
+#include "cli/dump_encoding.hpp"
 #include "cli/json_arrays.hpp"
 
 #include <CLI/CLI.hpp>
@@ -260,12 +261,16 @@ int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err
   cli.add_option("--rope-index", rope_index_version,
                  "get_rope_index rule: transformers-4 (default, as the models shipped) or transformers-5");
 
+  app::EncodingDumpOptions encoding;  // --encoding t5, deberta, xpos, ... (dump_encoding.hpp)
+  app::add_encoding_dump_options(cli, encoding);
+
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = cli.exit(e, out, err);  // prints --help to out, errors to err
     return code == 0 ? 0 : 2;
   }
+  if (const std::optional<int> code = app::run_encoding_dump(cli, encoding, out, err)) return *code;
 
   // Option values that are words, checked here so a typo is a command-line error (2).
   pe::RopeType scaling_type{};

@@ -104,6 +104,8 @@ complete_words() {  # complete_words WORD... -> what pe-viz's completion offers 
 [[ "$(complete_words pe-viz --view rope-c)" == "rope-cos" ]] || fail "completion of '--view rope-c'"
 [[ "$(complete_words pe-viz dump --preset llama-3.1)" == "llama-3.1-8b" ]] || fail "completion of '--preset llama-3.1'"
 complete_words pe-viz export --back | grep -qx -- "--background" || fail "completion of 'export --back'"
+[[ "$(complete_words pe-viz dump --encoding kerple-p)" == "kerple-power" ]] || fail "completion of '--encoding kerple-p'"
+complete_words pe-viz dump --num-b | grep -qx -- "--num-buckets" || fail "completion of 'dump --num-b'"
 
 if ((failures > 0)); then
   echo "install_tree_test: $failures failure(s); tree in $DEST" >&2

@@ -39,13 +39,13 @@ void require_kerple_power(const KerpleParams& p) {
 double kerple_log_bias(double distance, const KerpleParams& params) {
   require_kerple_log(params);
   require_distance(distance);
-  return -params.r1 * std::log1p(params.r2 * distance);
+  return -params.r1 * std::log1p(params.r2 * distance) + 0.0;  // + 0.0: distance 0 gives +0, not −0
 }
 
 double kerple_power_bias(double distance, const KerpleParams& params) {
   require_kerple_power(params);
   require_distance(distance);
-  return -params.r1 * std::pow(distance, params.r2);
+  return -params.r1 * std::pow(distance, params.r2) + 0.0;
 }
 
 Eigen::ArrayXd kerple_log_curve(const Eigen::Ref<const Eigen::ArrayXd>& distances, const KerpleParams& params) {
