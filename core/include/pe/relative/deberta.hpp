@@ -68,8 +68,8 @@ long long deberta_max_position(const DebertaPositionParams& params) noexcept;
 void require_deberta_params(const DebertaPositionParams& params);
 
 // make_log_bucket_position's value for one relative position (query − key), before any row
-// offset: −(something) ... +(something), |bucket| <= |relative_position|. |relative_position|
-// <= kMaxLength.
+// offset; odd in the relative position (bucket(−r) = −bucket(r)). |relative_position| <=
+// kMaxLength.
 long long deberta_log_bucket(long long relative_position, const DebertaPositionParams& params,
                              DebertaReference reference = DebertaReference::Transformers);
 
