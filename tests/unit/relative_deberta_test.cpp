@@ -4,9 +4,11 @@
 // reach of a ceil boundary, so double and float32 agree on every bucket checked).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "pe/base/errors.hpp"
 #include "pe/relative/deberta.hpp"
@@ -116,6 +118,27 @@ TEST(DebertaBuckets, Edges) {
   for (const auto& x : e)
     if (x.bucket == 255) found_255 = x.first_distance == 506;
   EXPECT_TRUE(found_255);
+  // Against a walk over every distance, both references.
+  for (const pe::DebertaReference ref : {pe::DebertaReference::Transformers, pe::DebertaReference::Microsoft}) {
+    std::vector<pe::DebertaBucketEdge> walk;
+    for (long long a = 0; a <= 3000; ++a) {
+      const long long b = reference_bucket(ref == pe::DebertaReference::Microsoft ? std::min(a, 511LL) : a, 256, 512);
+      if (walk.empty() || walk.back().bucket != b) walk.push_back({b, a});
+    }
+    const std::vector<pe::DebertaBucketEdge> got = pe::deberta_bucket_edges(kV3, 3000, ref);
+    ASSERT_EQ(got.size(), walk.size());
+    for (std::size_t k = 0; k < walk.size(); ++k) {
+      EXPECT_EQ(got[k].bucket, walk[k].bucket);
+      EXPECT_EQ(got[k].first_distance, walk[k].first_distance);
+    }
+  }
+  // max_position just above mid + 1: nearly every distance its own bucket; refused, not walked.
+  try {
+    pe::deberta_bucket_edges({65536, 32770, 512}, 1'000'000'000'000LL);
+    ADD_FAILURE() << "a walk over 10^12 distances was started";
+  } catch (const pe::InvalidArgument& e) {
+    EXPECT_EQ(e.parameter(), "up_to");
+  }
 }
 
 TEST(DebertaBuckets, RefusesWhatBreaksTheReference) {

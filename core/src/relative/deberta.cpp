@@ -14,6 +14,8 @@ namespace pe {
 
 namespace {
 
+inline constexpr long long kMaxDebertaEdges = 1'000'000;
+
 // The log branch for |r| > mid, as float32 operations in the reference's order:
 //   ceil(log(abs_pos / mid) / divisor · (mid − 1)) + mid
 // transformers' divisor: torch.log(torch.tensor((max_position − 1) / mid)) — the Python double
@@ -126,19 +128,27 @@ std::vector<DebertaBucketEdge> deberta_bucket_edges(const DebertaPositionParams&
   std::vector<DebertaBucketEdge> edges;
   for (long long b = 0; b <= std::min(mid, up_to); ++b) edges.push_back({b, b});
   if (up_to <= mid) return edges;
-  // Buckets grow monotonically with the distance: bisection for each bucket's first distance.
-  const long long top = bucket_unchecked(up_to, params, reference);
-  long long lo_bound = mid + 1;
-  for (long long b = bucket_unchecked(mid + 1, params, reference); b <= top; ++b) {
-    long long lo = lo_bound, hi = up_to;
+  // Past mid there is at most one new bucket per distance and per bucket value: bound the
+  // walk before taking it (max_position just above mid + 1 gives a bucket to nearly every distance).
+  const long long first_log = bucket_unchecked(mid + 1, params, reference);
+  const long long bound = std::min(up_to - mid, bucket_unchecked(up_to, params, reference) - first_log + 1);
+  if (bound > kMaxDebertaEdges) {
+    throw InvalidArgument("up_to", format_integer(up_to),
+                          "these parameters have up to " + format_integer(bound) + " bucket starts up to there; at most " +
+                              format_integer(kMaxDebertaEdges) + " per call (ask for a smaller distance)");
+  }
+  // Buckets grow monotonically with the distance: from each bucket's first distance, bisect
+  // for the first distance of a larger bucket.
+  for (long long a = mid + 1; a <= up_to;) {
+    const long long b = bucket_unchecked(a, params, reference);
+    edges.push_back({b, a});
+    long long lo = a + 1, hi = up_to + 1;  // hi: "none up to up_to"
     while (lo < hi) {
       const long long m = lo + (hi - lo) / 2;
-      if (bucket_unchecked(m, params, reference) >= b) hi = m;
+      if (bucket_unchecked(m, params, reference) > b) hi = m;
       else lo = m + 1;
     }
-    if (bucket_unchecked(lo, params, reference) != b) continue;  // a bucket value the formula skips
-    edges.push_back({b, lo});
-    lo_bound = lo;
+    a = lo;
   }
   return edges;
 }

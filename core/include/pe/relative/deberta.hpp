@@ -93,8 +93,9 @@ long long deberta_attention_span(const DebertaPositionParams& params) noexcept;
 long long deberta_embedding_row(long long bucket, const DebertaPositionParams& params) noexcept;
 
 // The first distance of each bucket on the positive side (query after key): bucket values
-// 0, 1, ..., mid exactly, then the log buckets' first distances, up to the bucket of
-// `up_to` (inclusive). Found by bisection; up_to 0 ... kMaxLength.
+// 0, 1, ..., mid exactly, then each log bucket's first distance (bucket values the formula
+// skips do not appear), up to distance `up_to` (inclusive). Found by bisection; up_to
+// 0 ... kMaxLength, refused ("up_to") when there could be more than 10^6 bucket starts.
 struct DebertaBucketEdge {
   long long bucket = 0;
   long long first_distance = 0;
