@@ -18,6 +18,7 @@
 // GGUF files come from gguf_test_writer.hpp's GgufBuilder.
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -524,6 +525,76 @@ inline Encoded gguf_matrix(const std::string& type, long long rows, long long co
     out.values.insert(out.values.end(), blk.values.begin(), blk.values.end());
   }
   return out;
+}
+
+// ---- FP8 with block scales -----------------------------------------------------------------
+// DeepSeek-V3's layout (inference/kernel.py weight_dequant; transformers Fp8Quantize): an F8
+// weight of rows × cols and an F32 `<name>_scale_inv` of ceil(rows/br) × ceil(cols/bc), value
+// (r, c) = fp8(r, c) · scale_inv(r / br, c / bc).
+
+struct Fp8Encoded {
+  Bytes weight, scales;          // the two tensors' data
+  std::vector<double> values;    // what they stand for, row-major, in double
+  std::uint64_t grid_rows = 0, grid_cols = 0;
+};
+
+inline Fp8Encoded fp8_matrix(const std::vector<std::uint8_t>& codes, const std::vector<float>& scales, long long rows, long long cols,
+                             long long br, long long bc, bool e4m3) {
+  Fp8Encoded out;
+  out.grid_rows = static_cast<std::uint64_t>((rows + br - 1) / br);
+  out.grid_cols = static_cast<std::uint64_t>((cols + bc - 1) / bc);
+  if (codes.size() != static_cast<std::size_t>(rows * cols) || scales.size() != out.grid_rows * out.grid_cols)
+    throw std::logic_error("fp8_matrix: sizes");
+  out.weight.assign(codes.begin(), codes.end());
+  for (float f : scales) put_f32(out.scales, f);
+  for (long long r = 0; r < rows; ++r)
+    for (long long c = 0; c < cols; ++c)
+      out.values.push_back(fp8_value(codes[static_cast<std::size_t>(r * cols + c)], e4m3) *
+                           static_cast<double>(scales[static_cast<std::size_t>((r / br) * static_cast<long long>(out.grid_cols) + c / bc)]));
+  return out;
+}
+
+// Random normal codes of a narrow exponent range and power-of-two scales 2^-2 ... 2^2: every
+// value and every sum of squares of a few hundred of them is exact in double (and each
+// product exact in float).
+inline Fp8Encoded random_fp8_matrix(long long rows, long long cols, long long br, long long bc, bool e4m3, std::mt19937& rng) {
+  std::uniform_int_distribution<int> u(0, 1 << 20);
+  std::vector<std::uint8_t> codes;
+  for (long long k = 0; k < rows * cols; ++k) {
+    const int sign = u(rng) % 2;
+    const int exponent = e4m3 ? 1 + u(rng) % 14 : 10 + u(rng) % 11;  // E4M3 2^-6 ... 2^7, E5M2 2^-5 ... 2^5
+    const int mantissa = u(rng) % (e4m3 ? 8 : 4);
+    codes.push_back(static_cast<std::uint8_t>(sign << 7 | (e4m3 ? exponent << 3 | mantissa : exponent << 2 | mantissa)));
+  }
+  std::vector<float> scales;
+  const long long grid = ((rows + br - 1) / br) * ((cols + bc - 1) / bc);
+  for (long long k = 0; k < grid; ++k) scales.push_back(std::ldexp(1.0f, u(rng) % 5 - 2));
+  return fp8_matrix(codes, scales, rows, cols, br, bc, e4m3);
+}
+
+// `values` quantised as transformers' Fp8Quantize and DeepSeek's act_quant do: per block
+// s = amax / largest (448 for E4M3, 57344 for E5M2; 1 for an all-zero block), each code the
+// nearest to v / s, scale_inv = s.
+inline Fp8Encoded quantise_fp8(const std::vector<double>& values, long long rows, long long cols, long long br, long long bc, bool e4m3) {
+  const long long gr = (rows + br - 1) / br, gc = (cols + bc - 1) / bc;
+  std::vector<float> scales(static_cast<std::size_t>(gr * gc), 0.0f);
+  for (long long r = 0; r < rows; ++r)
+    for (long long c = 0; c < cols; ++c) {
+      float& s = scales[static_cast<std::size_t>((r / br) * gc + c / bc)];
+      s = std::max(s, static_cast<float>(std::fabs(values[static_cast<std::size_t>(r * cols + c)])));
+    }
+  for (float& s : scales) s = s > 0 ? s / (e4m3 ? 448.0f : 57344.0f) : 1.0f;
+  std::vector<std::uint8_t> codes;
+  for (long long r = 0; r < rows; ++r)
+    for (long long c = 0; c < cols; ++c)
+      codes.push_back(fp8_nearest(values[static_cast<std::size_t>(r * cols + c)] / scales[static_cast<std::size_t>((r / br) * gc + c / bc)], e4m3));
+  return fp8_matrix(codes, scales, rows, cols, br, bc, e4m3);
+}
+
+// Writes `name` as an F8 tensor and `name`_scale_inv beside it.
+inline void put_fp8(SafetensorsWriter& w, const std::string& name, long long rows, long long cols, const Fp8Encoded& e, bool e4m3) {
+  w.tensor(name, e4m3 ? "F8_E4M3" : "F8_E5M2", {static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols)}, e.weight);
+  w.tensor(name + "_scale_inv", "F32", {e.grid_rows, e.grid_cols}, e.scales);
 }
 
 // ---- q/k row orders -----------------------------------------------------------------------
