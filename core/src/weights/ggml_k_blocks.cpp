@@ -60,17 +60,18 @@ int q3_k_scale(const std::uint8_t* s, int j) {
 
 // block_q2_K: scales[16] at 0, qs[64] at 16, d at 80, dmin at 82. Element k's 2 bits lie as
 // the file header says (byte 32·h + l of qs, bits 2c); sub-block k/16's byte holds its 4-bit
-// scale (low nibble) and 4-bit min (high nibble).
+// scale (low nibble) and 4-bit min (high nibble). Walked by sub-block so each scale is
+// computed once: sub-block 8h + 2c + half covers l = 16·half ... 16·half + 15.
 void decode_q2_k(const std::uint8_t* b, float* y) {
   const std::uint8_t* scales = b;
   const std::uint8_t* qs = b + 16;
   const float d = half_le(b + 80), dmin = half_le(b + 82);
-  for (int k = 0; k < 256; ++k) {
-    const int h = k / 128, c = (k % 128) / 32, l = k % 32;
-    const int q = (qs[32 * h + l] >> (2 * c)) & 3;
-    const std::uint8_t sm = scales[k / 16];
-    const float dl = d * static_cast<float>(sm & 0x0F), ml = dmin * static_cast<float>(sm >> 4);
-    y[k] = dl * static_cast<float>(q) - ml;
+  for (int s = 0; s < 16; ++s) {
+    const int h = s / 8, c = (s % 8) / 2, first = 16 * (s % 2);
+    const float dl = d * static_cast<float>(scales[s] & 0x0F), ml = dmin * static_cast<float>(scales[s] >> 4);
+    const std::uint8_t* q = qs + 32 * h + first;
+    float* out = y + 16 * s;
+    for (int l = 0; l < 16; ++l) out[l] = dl * static_cast<float>((q[l] >> (2 * c)) & 3) - ml;
   }
 }
 
@@ -82,12 +83,14 @@ void decode_q3_k(const std::uint8_t* b, float* y) {
   const std::uint8_t* qs = b + 32;
   const std::uint8_t* scales = b + 96;
   const float d = half_le(b + 108);
-  for (int k = 0; k < 256; ++k) {
-    const int h = k / 128, c = (k % 128) / 32, l = k % 32;
-    const int low = (qs[32 * h + l] >> (2 * c)) & 3;
-    const bool high = ((hmask[l] >> (4 * h + c)) & 1) != 0;
-    const float dl = d * static_cast<float>(q3_k_scale(scales, k / 16));
-    y[k] = dl * static_cast<float>(low - (high ? 0 : 4));
+  for (int s = 0; s < 16; ++s) {
+    const int h = s / 8, c = (s % 8) / 2, first = 16 * (s % 2);
+    const float dl = d * static_cast<float>(q3_k_scale(scales, s));
+    const std::uint8_t* q = qs + 32 * h + first;
+    const std::uint8_t* hm = hmask + first;
+    const int bit = 4 * h + c;
+    float* out = y + 16 * s;
+    for (int l = 0; l < 16; ++l) out[l] = dl * static_cast<float>(((q[l] >> (2 * c)) & 3) - (((hm[l] >> bit) & 1) ? 0 : 4));
   }
 }
 
