@@ -179,6 +179,33 @@ TEST(Fp8Checkpoint, NormsAreThoseOfCodesTimesTheirBlockScales) {
   }
 }
 
+TEST(Fp8Checkpoint, EveryElementIsItsCodeTimesItsBlockScale) {
+  // A 20 × 200 matrix in blocks of 8 × 96: 3 × 3 scales, the last row and column blocks partial.
+  std::mt19937 rng(4);
+  const Fp8Encoded e = random_fp8_matrix(20, 200, 8, 96, true, rng);
+  SafetensorsWriter w;
+  put_fp8(w, "w.weight", 20, 200, e, true);
+  pe::SafetensorsCheckpoint c = pe::SafetensorsCheckpoint::single(pe::memory_source(w.bytes(), "m.safetensors"));
+  c.set_fp8_quantization(pe::fp8_quantization_of(llama_config(kBlocks8x96), "config.json"));
+  const pe::StoredMatrix m = c.matrix("w.weight");
+  ASSERT_TRUE(m.scales);
+  EXPECT_EQ(m.scales->rows, 3);
+  EXPECT_EQ(m.scales->cols, 3);
+  EXPECT_EQ(m.scales->tensor, "w.weight_scale_inv");
+  std::vector<double> sums(20);
+  pe::row_sum_squares(m, 0, 20, sums.data());
+  for (long long r = 0; r < 20; ++r) {
+    const std::vector<float> row = pe::read_row(m, r);
+    double ss = 0;
+    for (long long col = 0; col < 200; ++col) {
+      const double want = e.values[static_cast<std::size_t>(r * 200 + col)];
+      EXPECT_EQ(static_cast<double>(row[static_cast<std::size_t>(col)]), want) << r << " " << col;
+      ss += want * want;
+    }
+    EXPECT_EQ(sums[static_cast<std::size_t>(r)], ss) << r;
+  }
+}
+
 TEST(Fp8Checkpoint, MatchesTheUnquantisedWeightsWithinTheQuantisationError) {
   // k/16 weights quantised per 128 × 128 block (the default: no weight_block_size) as
   // transformers' Fp8Quantize does. Every |v / s| is at least (1/16)·448/4 = 7, a normal
