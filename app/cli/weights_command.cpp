@@ -204,8 +204,10 @@ int run_weights_command(int argc, char** argv) {
 
 int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& err) {
   CLI::App cli{"Which rotary frequencies a trained model's q/k weights use (Barbero et al., ICLR 2025). Only W_q and W_k are read, "
-               "memory-mapped: safetensors (one file or sharded; F32, F16, BF16) or GGUF (F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, "
-               "Q6_K). For each layer, query head h and rotary pair j (the pair that turns with θ_j, after undoing the storage "
+               "memory-mapped: safetensors (one file or sharded; F32, F16, BF16, and F8_E4M3 / F8_E5M2 with their block scales, "
+               "…weight_scale_inv, as DeepSeek-V3/R1 and Kimi K2 ship them, the block size from config.json's "
+               "quantization_config.weight_block_size) or GGUF (F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, IQ4_NL, Q2_K, Q3_K, "
+               "Q4_K, Q5_K, Q6_K, IQ4_XS; other ggml types are refused by name). For each layer, query head h and rotary pair j (the pair that turns with θ_j, after undoing the storage "
                "order: Hugging Face half-split rows j and j + rot/2, llama.cpp's interleaved rows 2j and 2j+1) the measure is "
                "‖q_h,j‖ = sqrt(‖W_q[a]‖² + ‖W_q[b]‖²), the same for W_k per key head, and the pair's q·k weight "
                "w_j = Σ_h ‖q_h,j‖·‖k_g(h),j‖. The text shows, per layer, the share of Σ_j w_j in the fastest, middle and "
@@ -228,7 +230,8 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
                "[layer][pair], q_pair_norms [layer][head][pair], k_pair_norms [layer][kv_head][pair], q_nonrotary_norms "
                "[layer][head], k_nonrotary_norms [layer][kv_head], summary [per layer: qk, total, share_fastest, share_middle, "
                "share_slowest, pairs_beyond_context, nonrotary_qk, ...], bytes_read, notes. Norms are of the stored values "
-               "(a quantised GGUF's dequantised values), summed in double. A layer without q/k weights has empty arrays.");
+               "(a quantised GGUF's dequantised values; FP8 values times their block scales), summed in double. A layer "
+               "without q/k weights has empty arrays.");
   cli.add_option("--csv", csv_path,
                  "Also write the norms to FILE as one tidy table for pandas (pd.read_csv(FILE)) or R, a row per (layer, kind, "
                  "head, pair): layer, kind (q | k | q_nonrotary | k_nonrotary), head, kv_head (the key head a query head "

@@ -288,8 +288,10 @@ void how_to_load(ViewContext& ctx, const char* lead) {
     ImGui::TextWrapped("%s", way);
   }
   ImGui::Spacing();
-  ImGui::TextDisabled("Only the q and k projections are read, straight from the memory-mapped files: safetensors in F32, F16 or BF16 "
-                      "(single or sharded), GGUF in F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K or Q6_K. An 8B model's 1.25 GiB of q/k "
+  ImGui::TextDisabled("Only the q and k projections are read, straight from the memory-mapped files: safetensors in F32, F16, BF16 "
+                      "or FP8 (F8_E4M3 / F8_E5M2 with their block scales, as DeepSeek-V3 and Kimi K2 ship them; single or sharded), "
+                      "GGUF in F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, IQ4_NL, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K or IQ4_XS. An 8B "
+                      "model's 1.25 GiB of q/k "
                       "reads in about a second from the page cache, on a worker thread; `pe-viz weights` prints the same numbers.");
   ImGui::PopTextWrapPos();
   if (!ctx.show_widgets() || !paths) return;

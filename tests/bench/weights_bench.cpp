@@ -10,6 +10,9 @@
 // measured.
 //   BM_WeightsReadBf16/1, /2   measure_frequency_usage with 1 and 2 threads
 //   BM_WeightsReadQ4K/1, /2    the same model's q/k as GGUF q4_K blocks (4 layers)
+//   BM_WeightsReadGguf/TYPE/1, /2   the same for the other ggml types (q8_0 … iq4_xs; 4 layers)
+//   BM_WeightsReadFp8/E4M3/1, /2, …/E5M2/…   the model as an FP8 checkpoint with 128 × 128 F32
+//                              block scales, as DeepSeek-V3 ships (8 layers, a byte a weight)
 // Counters: qk_GB_per_s (q/k bytes per second, 10^9), extra_anon_MiB (the largest growth of
 // the process's anonymous memory seen during the read, sampled at every progress callback),
 // resident_file_MiB (the largest part of the mapping resident at once), layer_qk_MiB.
@@ -22,6 +25,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <string>
 
 #include "../unit/weights_test_writer.hpp"
@@ -136,18 +141,20 @@ struct Bf16File {
   }
 };
 
-struct Q4KFile {
+// The q/k of `layers` Llama-3.1-8B layers as GGUF tensors of one ggml type: one row of random
+// blocks, repeated (decoding cost does not depend on the values).
+struct GgufFile {
   fs::path path;
   long long layers = 0;
   std::uint64_t qk_bytes = 0;
-  Q4KFile() {
+  explicit GgufFile(const std::string& type) {
     layers = std::min<long long>(bench_layers(8), 4);
-    path = fs::temp_directory_path() / ("pe-weights-bench-" + std::to_string(::getpid()) + ".gguf");
+    path = fs::temp_directory_path() / ("pe-weights-bench-" + std::to_string(::getpid()) + "-" + type + ".gguf");
     std::mt19937 rng(1);
-    // One row of random q4_K blocks, repeated: decoding cost does not depend on the values.
+    const pe_test::GgmlType& t = pe_test::ggml_type(type);
     pe_test::Bytes row;
-    for (std::uint64_t b = 0; b < kHidden / 256; ++b) {
-      const pe_test::Block blk = pe_test::random_block("q4_K", rng);
+    for (std::uint64_t b = 0; b < kHidden / static_cast<std::uint64_t>(t.block_elements); ++b) {
+      const pe_test::Block blk = pe_test::random_block(type, rng);
       row.insert(row.end(), blk.bytes.begin(), blk.bytes.end());
     }
     pe_test::GgufBuilder g;
@@ -159,12 +166,84 @@ struct Q4KFile {
         pe_test::Bytes data;
         for (std::uint64_t r = 0; r < rows; ++r) data.insert(data.end(), row.begin(), row.end());
         g.tensor("blk." + std::to_string(l) + "." + kind + ".weight", {static_cast<std::int64_t>(kHidden), static_cast<std::int64_t>(rows)},
-                 12, data.size(), data);
+                 t.id, data.size(), data);
         qk_bytes += data.size();
       }
     pe_test::write_bytes(path, g.bytes());
   }
-  ~Q4KFile() {
+  ~GgufFile() {
+    std::error_code ec;
+    fs::remove(path, ec);
+  }
+};
+
+struct Q4KFile : GgufFile {
+  Q4KFile() : GgufFile("q4_K") {}
+};
+
+// The q/k of `layers` Llama-3.1-8B layers in FP8 with their F32 …weight_scale_inv (32 × 32
+// blocks of 128 × 128 for q, 8 × 32 for k), the rest of each layer a hole, as Bf16File.
+struct Fp8File {
+  fs::path path;
+  long long layers = 0;
+  std::uint64_t qk_bytes = 0;
+  explicit Fp8File(bool e4m3) {
+    layers = bench_layers(8);
+    path = fs::temp_directory_path() / ("pe-weights-bench-" + std::to_string(::getpid()) + (e4m3 ? "-e4m3" : "-e5m2") + ".safetensors");
+    const std::string dtype = e4m3 ? "F8_E4M3" : "F8_E5M2";
+    struct T {
+      std::string name, dtype;
+      std::uint64_t rows, cols, element_bytes;
+      char data;  // 'w' a weight with data, 's' its scales, 0 a hole
+    };
+    std::vector<T> ts;
+    for (long long l = 0; l < layers; ++l) {
+      const std::string p = "model.layers." + std::to_string(l) + ".";
+      ts.push_back({p + "mlp.down_proj.weight", dtype, kHidden, kFfn, 1, 0});
+      ts.push_back({p + "self_attn.k_proj.weight", dtype, kKRows, kHidden, 1, 'w'});
+      ts.push_back({p + "self_attn.k_proj.weight_scale_inv", "F32", kKRows / 128, kHidden / 128, 4, 's'});
+      ts.push_back({p + "self_attn.q_proj.weight", dtype, kQRows, kHidden, 1, 'w'});
+      ts.push_back({p + "self_attn.q_proj.weight_scale_inv", "F32", kQRows / 128, kHidden / 128, 4, 's'});
+      ts.push_back({p + "self_attn.v_proj.weight", dtype, kKRows, kHidden, 1, 0});
+    }
+    std::string header = "{";
+    std::uint64_t at = 0;
+    std::vector<std::uint64_t> offsets;
+    for (const auto& t : ts) {
+      const std::uint64_t n = t.rows * t.cols * t.element_bytes;
+      header += std::string(header.size() > 1 ? "," : "") + "\"" + t.name + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":[" +
+                std::to_string(t.rows) + "," + std::to_string(t.cols) + "],\"data_offsets\":[" + std::to_string(at) + "," +
+                std::to_string(at + n) + "]}";
+      offsets.push_back(at);
+      at += n;
+    }
+    header += "}";
+    while (header.size() % 8) header += ' ';
+    pe_test::Bytes head;
+    pe_test::put_u64(head, header.size());
+    head.insert(head.end(), header.begin(), header.end());
+    const std::uint64_t data = head.size();
+    // Finite codes of magnitude about 2^-4 ... 2^3, and scales 2^-8 ... 2^-1.
+    pe_test::Bytes q(kQRows * kHidden);
+    for (std::size_t k = 0; k < q.size(); ++k) {
+      const std::uint32_t h = static_cast<std::uint32_t>(k) * 2654435761u;
+      q[k] = static_cast<std::uint8_t>((h >> 31) << 7 | (e4m3 ? (3 + (h >> 20) % 8) << 3 | (h >> 8) % 8 : (11 + (h >> 20) % 8) << 2 | (h >> 8) % 4));
+    }
+    pe_test::Bytes scales;
+    for (std::uint64_t k = 0; k < (kQRows / 128) * (kHidden / 128); ++k) pe_test::put_f32(scales, std::ldexp(1.0f, -1 - static_cast<int>(k % 8)));
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) throw std::runtime_error("cannot create " + path.string());
+    put_at(fd, 0, head);
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+      if (!ts[i].data) continue;
+      const pe_test::Bytes& src = ts[i].data == 'w' ? q : scales;
+      put_at(fd, data + offsets[i], pe_test::Bytes(src.begin(), src.begin() + static_cast<std::ptrdiff_t>(ts[i].rows * ts[i].cols * ts[i].element_bytes)));
+    }
+    if (::ftruncate(fd, static_cast<off_t>(data + at)) != 0) throw std::runtime_error("cannot extend " + path.string());
+    ::close(fd);
+    qk_bytes = static_cast<std::uint64_t>(layers) * (kQRows + kKRows) * kHidden;
+  }
+  ~Fp8File() {
     std::error_code ec;
     fs::remove(path, ec);
   }
@@ -218,5 +297,31 @@ void BM_WeightsReadQ4K(benchmark::State& state) {
   run(state, w, pe::gguf_weights_model(w.config()), f.qk_bytes, f.layers);
 }
 BENCHMARK(BM_WeightsReadQ4K)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Every other ggml type by name (files written the first time each runs).
+const bool kGgufTypesRegistered = [] {
+  for (const char* type : {"q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "iq4_nl", "q2_K", "q3_K", "q5_K", "q6_K", "iq4_xs"}) {
+    benchmark::RegisterBenchmark((std::string("BM_WeightsReadGguf/") + type).c_str(), [type](benchmark::State& state) {
+      static std::map<std::string, std::unique_ptr<GgufFile>> files;
+      auto& f = files[type];
+      if (!f) f = std::make_unique<GgufFile>(type);
+      const auto w = pe::GgufWeights::open(f->path);
+      run(state, w, pe::gguf_weights_model(w.config()), f->qk_bytes, f->layers);
+    })->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+  }
+  return true;
+}();
+
+void fp8_bench(benchmark::State& state, bool e4m3) {
+  static std::map<bool, std::unique_ptr<Fp8File>> files;
+  auto& f = files[e4m3];
+  if (!f) f = std::make_unique<Fp8File>(e4m3);
+  const auto c = pe::SafetensorsCheckpoint::open(f->path);
+  run(state, c, llama8b_model(f->layers), f->qk_bytes, f->layers);
+}
+void BM_WeightsReadFp8_E4M3(benchmark::State& state) { fp8_bench(state, true); }
+void BM_WeightsReadFp8_E5M2(benchmark::State& state) { fp8_bench(state, false); }
+BENCHMARK(BM_WeightsReadFp8_E4M3)->Name("BM_WeightsReadFp8/E4M3")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_WeightsReadFp8_E5M2)->Name("BM_WeightsReadFp8/E5M2")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

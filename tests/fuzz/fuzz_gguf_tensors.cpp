@@ -1,6 +1,6 @@
 // bytes → pe::GgufWeights (the GGUF header and configuration over the input), the model its
 // metadata describes (pe::gguf_weights_model) and pe::measure_frequency_usage; then the same
-// bytes decoded as blocks of every ggml format the reader decodes. Refusal must be a
+// bytes decoded as blocks of every format the reader decodes (ggml's and FP8). Refusal must be a
 // WeightsError naming the file (never another exception, a crash, a read past the input —
 // tensors past its end included — or a huge allocation); an accepted read must give norm
 // tables of the file's own head counts, never negative.
@@ -28,8 +28,9 @@ void check_error(const pe::WeightsError& e) {
 
 void decode_every_format(std::span<const std::uint8_t> bytes) {
   std::vector<float> out;
-  for (const auto f : {pe::StoredFormat::F32, pe::StoredFormat::F16, pe::StoredFormat::BF16, pe::StoredFormat::Q8_0,
-                       pe::StoredFormat::Q4_0, pe::StoredFormat::Q4_K, pe::StoredFormat::Q5_K, pe::StoredFormat::Q6_K}) {
+  using F = pe::StoredFormat;
+  for (const auto f : {F::F32, F::F16, F::BF16, F::Q8_0, F::Q4_0, F::Q4_1, F::Q5_0, F::Q5_1, F::IQ4_NL, F::Q2_K, F::Q3_K, F::Q4_K,
+                       F::Q5_K, F::Q6_K, F::IQ4_XS, F::F8_E4M3, F::F8_E5M2}) {
     const auto& info = pe::format_info(f);
     const std::size_t blocks = std::min<std::size_t>(bytes.size() / info.block_bytes, 64);
     out.assign(blocks * info.block_elements, 0.0f);

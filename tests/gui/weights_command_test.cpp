@@ -7,6 +7,7 @@
 //    ones computed here, from safetensors (F32, BF16) and from the GGUF of the same weights;
 //  - the text gives each layer's quarter shares and the pairs beyond the training context;
 //  - --csv is one tidy row per (layer, kind, head, pair) with the same numbers; --layer;
+//  - an FP8 checkpoint with block scales reads as its dequantised values;
 //  - bad options exit 2 naming the option; bad files exit 1 naming the file and the tensor.
 #include <cmath>
 #include <fstream>
@@ -172,6 +173,62 @@ TEST_F(WeightsCommandTest, GgufOfTheSameWeightsGivesTheSameNorms) {
   EXPECT_EQ(g.at("k_pair_norms"), st.at("k_pair_norms"));
 }
 
+// An FP8 checkpoint as DeepSeek-V3 ships one (F8_E4M3 and a …weight_scale_inv per block, the
+// block size in config.json): the model's values quantised here to E4M3 with power-of-two
+// block scales 2^-4, so each stored value is code·2^-4 exactly. Its norms are those of those
+// values — computed here, and read back from the same values stored F32.
+TEST_F(WeightsCommandTest, Fp8CheckpointWithBlockScalesReadsAsItsDequantisedValues) {
+  SafetensorsWriter fp8, f32;
+  std::vector<Rows> q;
+  for (long long l = 0; l < kLayers; ++l)
+    for (const auto& [kind, rows, heads] : {std::tuple{"q", &m.q[l], kHeads}, std::tuple{"k", &m.k[l], kKv}}) {
+      const long long n = heads * kHd;
+      std::vector<std::uint8_t> codes;
+      for (double v : flat(*rows)) codes.push_back(fp8_nearest(v * 16, true));
+      const std::vector<float> scales(static_cast<std::size_t>(((n + 15) / 16) * ((kHidden + 15) / 16)), 0.0625f);
+      const Fp8Encoded e = fp8_matrix(codes, scales, n, kHidden, 16, 16, true);
+      const std::string name = "model.layers." + std::to_string(l) + ".self_attn." + kind + "_proj.weight";
+      put_fp8(fp8, name, n, kHidden, e, true);
+      f32.values(name, "F32", {static_cast<std::uint64_t>(n), kHidden}, e.values);
+      if (std::string(kind) == "q") q.push_back(unflat(e.values, n, kHidden));
+    }
+  std::string config = kConfig;
+  config.insert(config.rfind('}'), R"(, "quantization_config": {"quant_method": "fp8", "fmt": "e4m3", "weight_block_size": [16, 16]})");
+  for (const auto& [dir, w] : {std::pair{home.path() / "fp8", &fp8}, std::pair{home.path() / "fp8-as-f32", &f32}}) {
+    fs::create_directories(dir);
+    write_bytes(dir / "model.safetensors", w->bytes());
+    std::ofstream(dir / "config.json") << config;
+  }
+  const json a = run_json("--model " + shell_quote((home.path() / "fp8").string()));
+  const json b = run_json("--model " + shell_quote((home.path() / "fp8-as-f32").string()));
+  EXPECT_EQ(a.at("dtype"), "f8_e4m3");
+  EXPECT_EQ(b.at("dtype"), "f32");
+  EXPECT_EQ(a.at("q_pair_norms"), b.at("q_pair_norms"));
+  EXPECT_EQ(a.at("k_pair_norms"), b.at("k_pair_norms"));
+  for (long long l = 0; l < kLayers; ++l)
+    for (long long h = 0; h < kHeads; ++h)
+      for (long long p = 0; p < kPairs; ++p)
+        EXPECT_EQ(a.at("q_pair_norms")[l][h][p].get<double>(), pair_norm(q[l], h * kHd + p, h * kHd + p + kHd / 2)) << l << h << p;
+  // The quantisation moved the values (the norms are not the F32 model's).
+  EXPECT_NE(a.at("q_pair_norms")[0][0][0].get<double>(), m.q_norm(0, 0, 0));
+  // Without its scales the checkpoint is refused, naming both tensors.
+  const fs::path bare = home.path() / "fp8-bare";
+  fs::create_directories(bare);
+  SafetensorsWriter none;
+  std::ofstream(bare / "config.json") << config;
+  for (long long l = 0; l < kLayers; ++l)
+    for (const auto& [kind, n] : {std::pair{"q", kHeads * kHd}, std::pair{"k", kKv * kHd}})
+      none.tensor("model.layers." + std::to_string(l) + ".self_attn." + kind + "_proj.weight", "F8_E4M3",
+                  {static_cast<std::uint64_t>(n), kHidden}, Bytes(static_cast<std::size_t>(n * kHidden), 0x38));
+  write_bytes(bare / "model.safetensors", none.bytes());
+  const CommandResult r = run("weights --model " + shell_quote(bare.string()));
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("tensor model.layers.0.self_attn.q_proj.weight: an F8_E4M3 weight needs its block scales, the tensor "
+                       "model.layers.0.self_attn.q_proj.weight_scale_inv"),
+            std::string::npos)
+      << describe(r);
+}
+
 TEST_F(WeightsCommandTest, TextGivesEachLayersQuarterSharesAndThePairsBeyondTheContext) {
   const CommandResult r = run("weights --model " + shell_quote(model_dir().string()));
   ASSERT_EQ(r.exit_code, 0) << describe(r);
@@ -258,7 +315,8 @@ TEST_F(WeightsCommandTest, BadOptionsExit2NamingTheOption) {
   const CommandResult help = run("weights --help");
   EXPECT_EQ(help.exit_code, 0) << describe(help);
   for (const char* documented : {"--model", "--gguf", "--json", "--csv", "--layer", "--threads", "q_pair_norms [layer][head][pair]",
-                                 "k_pair_norms [layer][kv_head][pair]", "inv_freq [pair]", "half-split", "interleaved", "pd.read_csv"})
+                                 "k_pair_norms [layer][kv_head][pair]", "inv_freq [pair]", "half-split", "interleaved", "pd.read_csv",
+                                 "F8_E4M3", "weight_scale_inv", "weight_block_size", "Q3_K", "IQ4_XS"})
     EXPECT_NE(help.out.find(documented), std::string::npos) << documented << "\n" << help.out;
 }
 

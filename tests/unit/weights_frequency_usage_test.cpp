@@ -155,7 +155,7 @@ TEST(FrequencyUsage, GgufInterleavedGivesTheSameNormsAsSafetensorsHalfSplit) {
 // Quantised GGUF q/k against the same dequantised values stored F32 in Hugging Face order.
 TEST(FrequencyUsage, QuantisedGgufMatchesItsDequantisedValues) {
   const Llama shapes;
-  for (const std::string type : {"q8_0", "q4_0", "q4_K", "q5_K", "q6_K"}) {
+  for (const std::string type : {"q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "iq4_nl", "q2_K", "q3_K", "q4_K", "q5_K", "q6_K", "iq4_xs"}) {
     SCOPED_TRACE(type);
     std::mt19937 rng(11);
     std::vector<Rows> q_stored, k_stored;  // the values the blocks stand for, in GGUF (interleaved) order
@@ -530,15 +530,16 @@ TEST(FrequencyUsageErrors, GgufTensorPastTheEndOfTheFile) {
 }
 
 TEST(FrequencyUsageErrors, FormatsAndFamiliesNotRead) {
-  // A q2_K q/k in GGUF.
+  // An iq2_xxs (ggml type 16: 66 bytes a block of 256) q/k in GGUF: the type by name and number, the tensor, what is read.
   GgufBuilder g;
   g.str("general.architecture", "llama").u32("llama.block_count", 1).u32("llama.context_length", 64);
   g.u32("llama.embedding_length", 256).u32("llama.attention.head_count", 1).u32("llama.attention.head_count_kv", 1);
   g.u32("llama.attention.key_length", 8);
-  g.tensor("blk.0.attn_q.weight", {256, 8}, 10, 8 * 84, Bytes(8 * 84, 0)).tensor("blk.0.attn_k.weight", {256, 8}, 10, 8 * 84, Bytes(8 * 84, 0));
-  const pe::GgufWeights w = gguf_weights(g, "q2.gguf");
+  g.tensor("blk.0.attn_q.weight", {256, 8}, 16, 8 * 66, Bytes(8 * 66, 0)).tensor("blk.0.attn_k.weight", {256, 8}, 16, 8 * 66, Bytes(8 * 66, 0));
+  const pe::GgufWeights w = gguf_weights(g, "iq2.gguf");
   const std::string msg = error_of([&] { pe::measure_frequency_usage(w, pe::gguf_weights_model(w.config())); });
-  for (const std::string part : {"q2.gguf", "tensor blk.0.attn_q.weight", "q2_K", "q6_K"}) EXPECT_TRUE(contains(msg, part)) << msg;
+  for (const std::string part : {"iq2.gguf: tensor blk.0.attn_q.weight: ggml type iq2_xxs (16) is not decoded", "q3_K", "iq4_xs"})
+    EXPECT_TRUE(contains(msg, part)) << msg;
 
   // Falcon's fused self_attention.query_key_value: not a family read yet; the message lists what was found.
   SafetensorsWriter f;

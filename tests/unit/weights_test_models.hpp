@@ -58,14 +58,19 @@ inline pe::WeightsModel fuzz_model(int which) {
 }
 
 // A safetensors file that fits fuzz_model(which) (the model's family: q_proj/k_proj for 0
-// and 1, query_key_value for 2, q_b_proj + kv_a_proj_with_mqa for 3), in `dtype`.
+// and 1, query_key_value for 2, q_b_proj + kv_a_proj_with_mqa for 3), in `dtype` (F8_E4M3 and
+// F8_E5M2 with a …_scale_inv per weight, as DeepSeek-V3 stores them).
 inline Bytes fuzz_safetensors_file(int which, const std::string& dtype, bool qkv_proj = false) {
   std::mt19937 rng(static_cast<unsigned>(100 + which));
   const pe::WeightsModel m = fuzz_model(which);
   const auto& s = m.shape;
   SafetensorsWriter w;
   const auto matrix = [&](const std::string& name, long long rows, long long cols) {
-    w.values(name, dtype, {static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols)}, flat(random_rows(rows, cols, rng)));
+    const std::vector<double> v = flat(random_rows(rows, cols, rng));
+    if (dtype == "F8_E4M3" || dtype == "F8_E5M2")  // with its 128 × 128 block scales (here one block)
+      put_fp8(w, name, rows, cols, quantise_fp8(v, rows, cols, 128, 128, dtype == "F8_E4M3"), dtype == "F8_E4M3");
+    else
+      w.values(name, dtype, {static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols)}, v);
   };
   for (long long l = 0; l < s.num_hidden_layers; ++l) {
     const std::string p = (which % 4 == 2 ? "gpt_neox.layers." : "model.layers.") + std::to_string(l) + ".";
@@ -135,11 +140,15 @@ inline std::vector<std::tuple<std::string, std::string, Bytes>> fuzz_seeds() {
   st(1, "F16", false, "partial-nope-f16.bin");
   st(2, "BF16", false, "neox-bf16.bin");
   st(3, "F32", false, "mla-f32.bin");
+  st(0, "F8_E4M3", false, "llama-f8_e4m3.bin");
+  st(3, "F8_E4M3", false, "mla-f8_e4m3.bin");
+  st(2, "F8_E5M2", false, "neox-f8_e5m2.bin");
   Bytes empty = {0};
   const Bytes header_only = SafetensorsWriter::file("{}", {});
   empty.insert(empty.end(), header_only.begin(), header_only.end());
   out.emplace_back("fuzz_safetensors", "empty-header.bin", empty);
-  for (const std::string type : {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_K", "q5_K", "q6_K"})
+  for (const std::string type :
+       {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "iq4_nl", "q2_K", "q3_K", "q4_K", "q5_K", "q6_K", "iq4_xs"})
     out.emplace_back("fuzz_gguf_tensors", "llama-" + type + ".gguf", fuzz_gguf_file("llama", type));
   out.emplace_back("fuzz_gguf_tensors", "gptneox-qkv-f16.gguf", fuzz_gguf_file("gptneox", "f16"));
   out.emplace_back("fuzz_gguf_tensors", "deepseek2-mla-q8_0.gguf", fuzz_gguf_file("deepseek2", "q8_0"));

@@ -8,12 +8,17 @@
 //     IEEE 754 formula, so a wrong encoder cannot agree with a wrong decoder);
 //   - ggml quantisation blocks packed byte by byte from their parts (scale, min, the small
 //     integer of each element), with the value each element must decode to computed from the
-//     documented formula in double;
+//     documented formula in double; the packing follows ggml's quantisers' loops
+//     (ggml-quants.c quantize_row_*_ref: "qs[j/4 + l] = L[j+l] | L[j+l+32] << 2 | …", the Q3_K
+//     high bits "for the 1st 8 quants into bit 0, the next 8 into bit 1"), not the decoders';
+//   - 8-bit floats (E4M3 "FN", E5M2) from the OCP FP8 formula, and round-to-nearest-even
+//     quantisation to them, for FP8 checkpoints with block scales;
 //   - the row orders of the q/k families: Hugging Face half-split heads, llama.cpp's
 //     interleaved permutation, Phi-3's stacked qkv_proj, GPT-NeoX's per-head query_key_value.
 // GGUF files come from gguf_test_writer.hpp's GgufBuilder.
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -66,6 +71,42 @@ inline std::uint16_t bf16_bits(double v) {
   return static_cast<std::uint16_t>(bits >> 16);
 }
 
+// The value of 8-bit float bits (OCP 8-bit Floating Point Specification): E4M3 "FN" (bias 7,
+// S.1111.111 NaN, no infinities) and E5M2 (bias 15, exponent 31 = inf / NaN).
+inline double fp8_value(std::uint8_t b, bool e4m3) {
+  const int s = b >> 7;
+  const int e = e4m3 ? (b >> 3) & 15 : (b >> 2) & 31, m = e4m3 ? b & 7 : b & 3;
+  const int mbits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15, emax = e4m3 ? 15 : 31;
+  double v;
+  if (e4m3 && e == emax && m == 7) return std::nan("");
+  if (!e4m3 && e == emax) v = m ? std::nan("") : INFINITY;
+  else if (e == 0) v = std::ldexp(m / double(1 << mbits), 1 - bias);
+  else v = std::ldexp(1.0 + m / double(1 << mbits), e - bias);
+  return s ? -v : v;
+}
+
+// The code nearest to v (ties to the even code, i.e. the one with an even mantissa), among the
+// finite ones: values beyond the largest saturate to it, as torch's to(float8) clamps after
+// Fp8Quantize's torch.clamp. v = 0 gives +0.
+inline std::uint8_t fp8_nearest(double v, bool e4m3) {
+  int best = 0;
+  double best_err = INFINITY;
+  for (int b = 0; b < 256; ++b) {
+    const double x = fp8_value(static_cast<std::uint8_t>(b), e4m3);
+    if (!std::isfinite(x) || (x == 0 && (b & 0x80))) continue;
+    const double err = std::fabs(x - v);
+    if (err < best_err || (err == best_err && (b & 1) == 0)) best = b, best_err = err;
+  }
+  return static_cast<std::uint8_t>(best);
+}
+
+// The bits of a value the format holds exactly (throws otherwise).
+inline std::uint8_t fp8_bits(double v, bool e4m3) {
+  const std::uint8_t b = fp8_nearest(v, e4m3);
+  if (fp8_value(b, e4m3) != v) throw std::logic_error("not exactly representable in FP8: " + std::to_string(v));
+  return b;
+}
+
 inline Bytes encode(const std::vector<double>& values, const std::string& dtype) {
   Bytes b;
   for (double v : values) {
@@ -77,6 +118,8 @@ inline Bytes encode(const std::vector<double>& values, const std::string& dtype)
       put_le(b, half_bits(v), 2);
     } else if (dtype == "BF16") {
       put_le(b, bf16_bits(v), 2);
+    } else if (dtype == "F8_E4M3" || dtype == "F8_E5M2") {
+      b.push_back(fp8_bits(v, dtype == "F8_E4M3"));
     } else {
       throw std::logic_error("encode: dtype " + dtype);
     }
@@ -243,6 +286,132 @@ inline Block q6_k_block(std::uint16_t d, const std::array<std::int8_t, 16>& scal
   return out;
 }
 
+// The 32 quants of a block of 32 as ggml's quantisers store them (quantize_row_q4_0_ref …):
+// byte j = q[j] | q[j + 16] << 4, for the low 4 bits of each.
+inline void put_nibble_pairs(Bytes& b, const std::array<int, 32>& q) {
+  for (int j = 0; j < 16; ++j) b.push_back(static_cast<std::uint8_t>((q[j] & 15) | ((q[j + 16] & 15) << 4)));
+}
+
+// Q5_0 / Q5_1's qh: a little-endian u32 whose bit j is bit 4 of q[j] (quantize_row_q5_0_ref:
+// qh |= ((xi0 & 0x10u) >> 4) << (j + 0) and … << (j + qk/2)).
+inline void put_fifth_bits(Bytes& b, const std::array<int, 32>& q) {
+  std::uint32_t qh = 0;
+  for (int j = 0; j < 32; ++j) qh |= static_cast<std::uint32_t>((q[j] >> 4) & 1) << j;
+  put_le(b, qh, 4);
+}
+
+// Q4_1 (q 0..15) and Q5_1 (q 0..31): d | m | (Q5_1: qh) | qs;  y = d·q + m.
+inline Block min_block(bool five_bits, std::uint16_t d, std::uint16_t m, const std::array<int, 32>& q) {
+  Block out;
+  put_half(out.bytes, d);
+  put_half(out.bytes, m);
+  if (five_bits) put_fifth_bits(out.bytes, q);
+  put_nibble_pairs(out.bytes, q);
+  for (int i = 0; i < 32; ++i) out.values.push_back(half_value(d) * q[i] + half_value(m));
+  return out;
+}
+
+// Q5_0: d | qh | qs, q 0..31;  y = d·(q − 16).
+inline Block q5_0_block(std::uint16_t d, const std::array<int, 32>& q) {
+  Block out;
+  put_half(out.bytes, d);
+  put_fifth_bits(out.bytes, q);
+  put_nibble_pairs(out.bytes, q);
+  for (int i = 0; i < 32; ++i) out.values.push_back(half_value(d) * (q[i] - 16));
+  return out;
+}
+
+// IQ4_NL and IQ4_XS's codebook, ggml-common.h kvalues_iq4nl as published.
+inline constexpr std::array<int, 16> kIq4Levels = {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113};
+
+// IQ4_NL: d | qs, each nibble an index into the codebook;  y = d·kvalues[idx].
+inline Block iq4_nl_block(std::uint16_t d, const std::array<int, 32>& idx) {
+  Block out;
+  put_half(out.bytes, d);
+  put_nibble_pairs(out.bytes, idx);
+  for (int i = 0; i < 32; ++i) out.values.push_back(half_value(d) * kIq4Levels[static_cast<std::size_t>(idx[i])]);
+  return out;
+}
+
+// The 2-bit arrays of Q2_K and Q3_K as quantize_row_q2_K_ref packs them: for each half
+// j = 0, 128 and l < 32, qs[j/4 + l] = L[j+l] | L[j+l+32] << 2 | L[j+l+64] << 4 | L[j+l+96] << 6.
+inline std::array<std::uint8_t, 64> two_bit_array(const std::array<int, 256>& L) {
+  std::array<std::uint8_t, 64> qs{};
+  for (int j = 0; j < 256; j += 128)
+    for (int l = 0; l < 32; ++l)
+      qs[static_cast<std::size_t>(j / 4 + l)] =
+          static_cast<std::uint8_t>((L[j + l] & 3) | ((L[j + l + 32] & 3) << 2) | ((L[j + l + 64] & 3) << 4) | ((L[j + l + 96] & 3) << 6));
+  return qs;
+}
+
+// Q2_K: scales[16] (sc | m << 4, 4 bits each) | qs[64] | d | dmin, q 0..3;
+// y = d·sc[i/16]·q − dmin·m[i/16].
+inline Block q2_k_block(std::uint16_t d, std::uint16_t dmin, const std::array<int, 16>& sc, const std::array<int, 16>& m,
+                        const std::array<int, 256>& q) {
+  Block out;
+  for (int j = 0; j < 16; ++j) out.bytes.push_back(static_cast<std::uint8_t>((sc[j] & 15) | ((m[j] & 15) << 4)));
+  const auto qs = two_bit_array(q);
+  out.bytes.insert(out.bytes.end(), qs.begin(), qs.end());
+  put_half(out.bytes, d);
+  put_half(out.bytes, dmin);
+  for (int i = 0; i < 256; ++i) out.values.push_back(half_value(d) * sc[i / 16] * q[i] - half_value(dmin) * m[i / 16]);
+  return out;
+}
+
+// Q3_K: hmask[32] | qs[64] | scales[12] | d, sc −32..31 and q −4..3 stored as L = q + 4: the
+// low 2 bits of L in qs; the third "into bit 0 for the 1st 32 quants, bit 1 for the next 32,
+// …" — element j's in bit j/32 of hmask[j % 32]; the 6-bit s = sc + 32 as
+// quantize_row_q3_K_ref packs it (low 4 bits in scales[j] or the high nibble of scales[j−8],
+// the top 2 in bits 2·(j/4) of scales[8 + j%4]);  y = d·sc[i/16]·q.
+inline Block q3_k_block(std::uint16_t d, const std::array<int, 16>& sc, const std::array<int, 256>& q) {
+  std::array<std::uint8_t, 32> hmask{};
+  std::array<int, 256> L{};
+  for (int j = 0; j < 256; ++j) {
+    L[j] = q[j] + 4;
+    if (L[j] > 3) hmask[static_cast<std::size_t>(j % 32)] = static_cast<std::uint8_t>(hmask[j % 32] | (1 << (j / 32)));
+  }
+  std::array<std::uint8_t, 12> scales{};
+  for (int j = 0; j < 16; ++j) {
+    int l = sc[j] + 32;
+    if (j < 8) scales[static_cast<std::size_t>(j)] = static_cast<std::uint8_t>(l & 0xF);
+    else scales[static_cast<std::size_t>(j - 8)] = static_cast<std::uint8_t>(scales[j - 8] | ((l & 0xF) << 4));
+    l >>= 4;
+    scales[static_cast<std::size_t>(j % 4 + 8)] = static_cast<std::uint8_t>(scales[j % 4 + 8] | (l << (2 * (j / 4))));
+  }
+  Block out;
+  out.bytes.insert(out.bytes.end(), hmask.begin(), hmask.end());
+  const auto qs = two_bit_array(L);  // & 3 keeps the low 2 bits
+  out.bytes.insert(out.bytes.end(), qs.begin(), qs.end());
+  out.bytes.insert(out.bytes.end(), scales.begin(), scales.end());
+  put_half(out.bytes, d);
+  for (int i = 0; i < 256; ++i) out.values.push_back(half_value(d) * sc[i / 16] * q[i]);
+  return out;
+}
+
+// IQ4_XS: d | scales_h (u16) | scales_l[4] | qs[128], sc −32..31 stored as s = sc + 32 (the
+// low 4 bits of sub-block ib's in nibble ib % 2 of scales_l[ib/2], the top 2 in bits 2·ib of
+// scales_h), each sub-block of 32 as nibble pairs;  y = d·sc[i/32]·kvalues[idx].
+inline Block iq4_xs_block(std::uint16_t d, const std::array<int, 8>& sc, const std::array<int, 256>& idx) {
+  Block out;
+  put_half(out.bytes, d);
+  std::uint16_t scales_h = 0;
+  std::array<std::uint8_t, 4> scales_l{};
+  for (int ib = 0; ib < 8; ++ib) {
+    const int l = sc[ib] + 32;
+    scales_l[static_cast<std::size_t>(ib / 2)] = static_cast<std::uint8_t>(scales_l[ib / 2] | ((l & 0xF) << (4 * (ib % 2))));
+    scales_h = static_cast<std::uint16_t>(scales_h | ((l >> 4) << (2 * ib)));
+  }
+  put_le(out.bytes, scales_h, 2);
+  out.bytes.insert(out.bytes.end(), scales_l.begin(), scales_l.end());
+  for (int ib = 0; ib < 8; ++ib) {
+    std::array<int, 32> part{};
+    for (int k = 0; k < 32; ++k) part[static_cast<std::size_t>(k)] = idx[32 * ib + k];
+    put_nibble_pairs(out.bytes, part);
+  }
+  for (int i = 0; i < 256; ++i) out.values.push_back(half_value(d) * sc[i / 32] * kIq4Levels[static_cast<std::size_t>(idx[i])]);
+  return out;
+}
+
 // A random block of each kind (fixed seeds in the tests). Scales are kept small enough that
 // every value is exact in double and in float.
 inline Block random_block(const std::string& type, std::mt19937& rng) {
@@ -267,6 +436,44 @@ inline Block random_block(const std::string& type, std::mt19937& rng) {
     for (auto& v : q) v = u(rng) % (type == "q4_K" ? 16 : 32);
     return k_block(type == "q5_K", d, dmin, sc, m, q);
   }
+  if (type == "q4_1" || type == "q5_1") {
+    const std::array<std::uint16_t, 4> ms = {0xBE00 /*-1.5*/, 0xB400 /*-0.25*/, 0x3800 /*0.5*/, 0x4000 /*2*/};
+    std::array<int, 32> q{};
+    for (auto& v : q) v = u(rng) % (type == "q4_1" ? 16 : 32);
+    return min_block(type == "q5_1", d, ms[static_cast<std::size_t>(u(rng) % 4)], q);
+  }
+  if (type == "q5_0") {
+    std::array<int, 32> q{};
+    for (auto& v : q) v = u(rng) % 32;
+    return q5_0_block(d, q);
+  }
+  if (type == "iq4_nl") {
+    std::array<int, 32> idx{};
+    for (auto& v : idx) v = u(rng) % 16;
+    return iq4_nl_block(d, idx);
+  }
+  if (type == "q2_K") {
+    std::array<int, 16> sc{}, m{};
+    for (auto& v : sc) v = u(rng) % 16;
+    for (auto& v : m) v = u(rng) % 16;
+    std::array<int, 256> q{};
+    for (auto& v : q) v = u(rng) % 4;
+    return q2_k_block(d, dmin, sc, m, q);
+  }
+  if (type == "q3_K") {
+    std::array<int, 16> sc{};
+    for (auto& v : sc) v = u(rng) % 64 - 32;
+    std::array<int, 256> q{};
+    for (auto& v : q) v = u(rng) % 8 - 4;
+    return q3_k_block(d, sc, q);
+  }
+  if (type == "iq4_xs") {
+    std::array<int, 8> sc{};
+    for (auto& v : sc) v = u(rng) % 64 - 32;
+    std::array<int, 256> idx{};
+    for (auto& v : idx) v = u(rng) % 16;
+    return iq4_xs_block(d, sc, idx);
+  }
   if (type == "q6_K") {
     std::array<std::int8_t, 16> sc{};
     for (auto& v : sc) v = static_cast<std::int8_t>(u(rng) - 128);
@@ -284,8 +491,10 @@ struct GgmlType {
   int block_elements, block_bytes;
 };
 inline const std::vector<GgmlType>& ggml_types() {
-  static const std::vector<GgmlType> t = {{"f32", 0, 1, 4},    {"f16", 1, 1, 2},     {"bf16", 30, 1, 2},   {"q8_0", 8, 32, 34},
-                                          {"q4_0", 2, 32, 18}, {"q4_K", 12, 256, 144}, {"q5_K", 13, 256, 176}, {"q6_K", 14, 256, 210}};
+  static const std::vector<GgmlType> t = {
+      {"f32", 0, 1, 4},       {"f16", 1, 1, 2},       {"bf16", 30, 1, 2},     {"q8_0", 8, 32, 34},    {"q4_0", 2, 32, 18},
+      {"q4_1", 3, 32, 20},    {"q5_0", 6, 32, 22},    {"q5_1", 7, 32, 24},    {"iq4_nl", 20, 32, 18}, {"q2_K", 10, 256, 84},
+      {"q3_K", 11, 256, 110}, {"q4_K", 12, 256, 144}, {"q5_K", 13, 256, 176}, {"q6_K", 14, 256, 210}, {"iq4_xs", 23, 256, 136}};
   return t;
 }
 inline const GgmlType& ggml_type(const std::string& name) {
@@ -316,6 +525,76 @@ inline Encoded gguf_matrix(const std::string& type, long long rows, long long co
     out.values.insert(out.values.end(), blk.values.begin(), blk.values.end());
   }
   return out;
+}
+
+// ---- FP8 with block scales -----------------------------------------------------------------
+// DeepSeek-V3's layout (inference/kernel.py weight_dequant; transformers Fp8Quantize): an F8
+// weight of rows × cols and an F32 `<name>_scale_inv` of ceil(rows/br) × ceil(cols/bc), value
+// (r, c) = fp8(r, c) · scale_inv(r / br, c / bc).
+
+struct Fp8Encoded {
+  Bytes weight, scales;          // the two tensors' data
+  std::vector<double> values;    // what they stand for, row-major, in double
+  std::uint64_t grid_rows = 0, grid_cols = 0;
+};
+
+inline Fp8Encoded fp8_matrix(const std::vector<std::uint8_t>& codes, const std::vector<float>& scales, long long rows, long long cols,
+                             long long br, long long bc, bool e4m3) {
+  Fp8Encoded out;
+  out.grid_rows = static_cast<std::uint64_t>((rows + br - 1) / br);
+  out.grid_cols = static_cast<std::uint64_t>((cols + bc - 1) / bc);
+  if (codes.size() != static_cast<std::size_t>(rows * cols) || scales.size() != out.grid_rows * out.grid_cols)
+    throw std::logic_error("fp8_matrix: sizes");
+  out.weight.assign(codes.begin(), codes.end());
+  for (float f : scales) put_f32(out.scales, f);
+  for (long long r = 0; r < rows; ++r)
+    for (long long c = 0; c < cols; ++c)
+      out.values.push_back(fp8_value(codes[static_cast<std::size_t>(r * cols + c)], e4m3) *
+                           static_cast<double>(scales[static_cast<std::size_t>((r / br) * static_cast<long long>(out.grid_cols) + c / bc)]));
+  return out;
+}
+
+// Random normal codes of a narrow exponent range and power-of-two scales 2^-2 ... 2^2: every
+// value and every sum of squares of a few hundred of them is exact in double (and each
+// product exact in float).
+inline Fp8Encoded random_fp8_matrix(long long rows, long long cols, long long br, long long bc, bool e4m3, std::mt19937& rng) {
+  std::uniform_int_distribution<int> u(0, 1 << 20);
+  std::vector<std::uint8_t> codes;
+  for (long long k = 0; k < rows * cols; ++k) {
+    const int sign = u(rng) % 2;
+    const int exponent = e4m3 ? 1 + u(rng) % 14 : 10 + u(rng) % 11;  // E4M3 2^-6 ... 2^7, E5M2 2^-5 ... 2^5
+    const int mantissa = u(rng) % (e4m3 ? 8 : 4);
+    codes.push_back(static_cast<std::uint8_t>(sign << 7 | (e4m3 ? exponent << 3 | mantissa : exponent << 2 | mantissa)));
+  }
+  std::vector<float> scales;
+  const long long grid = ((rows + br - 1) / br) * ((cols + bc - 1) / bc);
+  for (long long k = 0; k < grid; ++k) scales.push_back(std::ldexp(1.0f, u(rng) % 5 - 2));
+  return fp8_matrix(codes, scales, rows, cols, br, bc, e4m3);
+}
+
+// `values` quantised as transformers' Fp8Quantize and DeepSeek's act_quant do: per block
+// s = amax / largest (448 for E4M3, 57344 for E5M2; 1 for an all-zero block), each code the
+// nearest to v / s, scale_inv = s.
+inline Fp8Encoded quantise_fp8(const std::vector<double>& values, long long rows, long long cols, long long br, long long bc, bool e4m3) {
+  const long long gr = (rows + br - 1) / br, gc = (cols + bc - 1) / bc;
+  std::vector<float> scales(static_cast<std::size_t>(gr * gc), 0.0f);
+  for (long long r = 0; r < rows; ++r)
+    for (long long c = 0; c < cols; ++c) {
+      float& s = scales[static_cast<std::size_t>((r / br) * gc + c / bc)];
+      s = std::max(s, static_cast<float>(std::fabs(values[static_cast<std::size_t>(r * cols + c)])));
+    }
+  for (float& s : scales) s = s > 0 ? s / (e4m3 ? 448.0f : 57344.0f) : 1.0f;
+  std::vector<std::uint8_t> codes;
+  for (long long r = 0; r < rows; ++r)
+    for (long long c = 0; c < cols; ++c)
+      codes.push_back(fp8_nearest(values[static_cast<std::size_t>(r * cols + c)] / scales[static_cast<std::size_t>((r / br) * gc + c / bc)], e4m3));
+  return fp8_matrix(codes, scales, rows, cols, br, bc, e4m3);
+}
+
+// Writes `name` as an F8 tensor and `name`_scale_inv beside it.
+inline void put_fp8(SafetensorsWriter& w, const std::string& name, long long rows, long long cols, const Fp8Encoded& e, bool e4m3) {
+  w.tensor(name, e4m3 ? "F8_E4M3" : "F8_E5M2", {static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols)}, e.weight);
+  w.tensor(name + "_scale_inv", "F32", {e.grid_rows, e.grid_cols}, e.scales);
 }
 
 // ---- q/k row orders -----------------------------------------------------------------------

@@ -9,6 +9,7 @@
 
 #include "parallel_parts.hpp"
 #include "pe/base/errors.hpp"
+#include "pe/weights/fp8_quantization.hpp"
 #include "pe/weights/weights_error.hpp"
 
 namespace pe {
@@ -100,7 +101,23 @@ void hint(const std::vector<RowRun>& batch, bool done) {
     const std::uint64_t offset = r.matrix->offset + static_cast<std::uint64_t>(r.first) * r.matrix->row_bytes;
     if (done) r.matrix->source->done_reading(offset, r.bytes());
     else r.matrix->source->will_read(offset, r.bytes());
+    if (const auto& s = r.matrix->scales) {  // the block scales these rows use (a few hundred bytes)
+      const std::uint64_t at = s->byte_offset_of_rows(r.first), n = s->bytes_of_rows(r.first, r.count);
+      if (done) s->source->done_reading(at, n);
+      else s->source->will_read(at, n);
+    }
   }
+}
+
+// What FP8 block scales were applied, once per format and block size.
+void note_block_scales(const StoredMatrix& m, std::vector<Diagnostic>& notes) {
+  if (!m.scales) return;
+  const std::string text = std::string(to_string(m.format)) + " weights are multiplied by their block scales (the …" +
+                           kScaleInvSuffix + " tensors, one per " + std::to_string(m.scales->block_rows) + " × " +
+                           std::to_string(m.scales->block_cols) + " block) before their squares are summed";
+  for (const auto& n : notes)
+    if (n.message == text) return;
+  notes.push_back({Severity::Info, "", text});
 }
 
 // Pair and non-rotary norms of one projection from its rows' sums of squares.
@@ -174,8 +191,10 @@ FrequencyUsage measure_frequency_usage(const TensorSource& source, const Weights
     w.shared = p.k.tensor == p.q.tensor;
     if (!w.shared) w.k = source.matrix(p.k.tensor);
     const StoredMatrix& k = w.shared ? w.q : w.k;
-    for (const StoredMatrix* m : {static_cast<const StoredMatrix*>(&w.q), &k})
+    for (const StoredMatrix* m : {static_cast<const StoredMatrix*>(&w.q), &k}) {
       if (std::find(formats.begin(), formats.end(), to_string(m->format)) == formats.end()) formats.push_back(to_string(m->format));
+      note_block_scales(*m, u.notes);
+    }
     std::vector<std::pair<long long, long long>> q_runs, k_runs;
     add_runs(p.q.rows, q_runs);
     add_runs(p.k.rows, w.shared ? q_runs : k_runs);

@@ -64,7 +64,7 @@ StoredMatrix GgufWeights::matrix(const std::string& name) const {
   if (!format) {
     const char* type = ggml_type_name(t->ggml_type);
     throw WeightsError(bytes_->name(), name,
-                       "ggml type " + (type ? std::string(type) : std::to_string(t->ggml_type)) +
+                       "ggml type " + (type ? std::string(type) + " (" + std::to_string(t->ggml_type) + ")" : std::to_string(t->ggml_type)) +
                            " is not decoded by this reader (it decodes " + stored_format_list() + ")");
   }
   if (t->shape.size() < 2 || std::any_of(t->shape.begin() + 2, t->shape.end(), [](std::int64_t d) { return d != 1; }))

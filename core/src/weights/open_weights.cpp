@@ -24,11 +24,13 @@ OpenedWeights open_hf_weights(SafetensorsCheckpoint checkpoint, const std::strin
     InspectedConfig c = inspect_hf_config(config_json, config_name);
     if (c.source.empty()) c.source = config_name;
     out.model = hf_weights_model(c, hf_checkpoint_layout(config_json));
+    out.model.fp8 = fp8_quantization_of(config_json, config_name);
   } catch (const WeightsError&) {
     throw;
   } catch (const ConfigError& e) {
     throw WeightsError(config_name, "", e.what());
   }
+  checkpoint.set_fp8_quantization(out.model.fp8);
   out.tensors = std::make_shared<SafetensorsCheckpoint>(std::move(checkpoint));
   return out;
 }
@@ -45,6 +47,7 @@ OpenedWeights open_weights(const fs::path& path) {
   OpenedWeights out;
   out.model = hf_weights_model_file(config);
   out.config_path = config;
+  checkpoint.set_fp8_quantization(out.model.fp8);
   out.tensors = std::make_shared<SafetensorsCheckpoint>(std::move(checkpoint));
   return out;
 }

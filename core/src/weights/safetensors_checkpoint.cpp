@@ -174,19 +174,24 @@ StoredMatrix SafetensorsCheckpoint::matrix(const std::string& name) const {
     case SafetensorsDtype::F32: format = StoredFormat::F32; break;
     case SafetensorsDtype::F16: format = StoredFormat::F16; break;
     case SafetensorsDtype::BF16: format = StoredFormat::BF16; break;
+    case SafetensorsDtype::F8_E4M3: format = StoredFormat::F8_E4M3; break;
+    case SafetensorsDtype::F8_E5M2: format = StoredFormat::F8_E5M2; break;
     default:
       throw WeightsError(s.bytes->name(), name,
                          std::string("dtype ") + to_string(t.dtype) +
-                             " cannot be read as weights: the reader decodes F32, F16 and BF16 (quantised and FP8 "
-                             "checkpoints are not supported yet)");
+                             " cannot be read as weights: the reader decodes F32, F16 and BF16, and F8_E4M3 and F8_E5M2 with "
+                             "their block scales (…_scale_inv, as DeepSeek-V3 stores them); integer-packed quantisations "
+                             "(GPTQ, AWQ, bitsandbytes) and the other 8-bit floats are not supported");
   }
   if (t.shape.size() != 2)
     throw WeightsError(s.bytes->name(), name, "expected a 2-D weight matrix [out_features, in_features], its shape is " + shape_text(t.shape));
   constexpr std::uint64_t kMaxSide = std::uint64_t{1} << 40;
   if (t.shape[0] > kMaxSide || t.shape[1] > kMaxSide)
     throw WeightsError(s.bytes->name(), name, "shape " + shape_text(t.shape) + " is too large for a weight matrix");
-  return make_stored_matrix(s.bytes, name, format, s.header->data_offset() + t.begin, static_cast<long long>(t.shape[0]),
-                            static_cast<long long>(t.shape[1]));
+  StoredMatrix m = make_stored_matrix(s.bytes, name, format, s.header->data_offset() + t.begin, static_cast<long long>(t.shape[0]),
+                                      static_cast<long long>(t.shape[1]));
+  if (format == StoredFormat::F8_E4M3 || format == StoredFormat::F8_E5M2) attach_scales(m);
+  return m;
 }
 
 std::vector<std::string> SafetensorsCheckpoint::files() const {

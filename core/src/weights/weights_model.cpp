@@ -4,8 +4,10 @@
 #include "pe/weights/weights_model.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <limits>
 #include <optional>
+#include <sstream>
 
 #include "pe/weights/weights_error.hpp"
 
@@ -59,7 +61,12 @@ WeightsModel hf_weights_model_file(const std::filesystem::path& config_json) {
     throw WeightsError(config_json.string(), "", e.what());
   }
   if (c.source.empty()) c.source = config_json.string();
-  return hf_weights_model(c, layout);
+  WeightsModel m = hf_weights_model(c, layout);
+  std::ifstream in(config_json, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  m.fp8 = fp8_quantization_of(text.str(), config_json.string());
+  return m;
 }
 
 namespace {

@@ -2,8 +2,9 @@
 // A GGUF file's tensors as weight matrices: the header read by pe::parse_gguf (pe/models/gguf.hpp)
 // over the mapped bytes, its configuration by pe::parse_gguf_config, and each tensor a
 // StoredMatrix of ne[1] rows of ne[0] values (ggml's row order: ne[0] is the fastest
-// dimension, the input features of a weight). Decodes f32, f16, bf16, q8_0, q4_0, q4_K,
-// q5_K and q6_K (pe/weights/ggml_blocks.hpp).
+// dimension, the input features of a weight). Decodes f32, f16, bf16, q8_0, q4_0, q4_1, q5_0,
+// q5_1, iq4_nl, q2_K, q3_K, q4_K, q5_K, q6_K and iq4_xs (pe/weights/ggml_blocks.hpp); any
+// other ggml type is refused naming the type (name and number) and the tensor.
 #include "pe/weights/module_guard.hpp"
 #include <filesystem>
 #include <memory>

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "pe/weights/byte_source.hpp"
+#include "pe/weights/fp8_quantization.hpp"
 #include "pe/weights/safetensors.hpp"
 #include "pe/weights/stored_matrix.hpp"
 
@@ -42,9 +43,17 @@ class SafetensorsCheckpoint final : public TensorSource {
   bool has_tensor(const std::string& name) const override;
   std::vector<std::uint64_t> tensor_shape(const std::string& name) const override;
   std::string file_of(const std::string& name) const override;
-  // F32, F16 and BF16 tensors; others (I8, F8_E4M3, ...) are a WeightsError naming the dtype.
+  // F32, F16 and BF16 tensors, and F8_E4M3 / F8_E5M2 ones with their block scales
+  // (`name` + "_scale_inv", in any shard; fp8_quantization.hpp). Others (I8, I32, F8_E4M3FNUZ,
+  // ...) are a WeightsError naming the dtype; so is an FP8 tensor whose scales are missing or
+  // misshapen (naming both tensors), or whose config's quantization_config does not fit it.
   StoredMatrix matrix(const std::string& name) const override;
   bool gguf_names() const override { return false; }
+
+  // The config.json's quantization_config, for FP8 tensors (default: none declared, blocks
+  // of 128 × 128).
+  void set_fp8_quantization(Fp8Quantization q) { fp8_ = std::move(q); }
+  const Fp8Quantization& fp8_quantization() const { return fp8_; }
 
   // The header of the file holding `name` (opening its shard). Throws WeightsError.
   const SafetensorsHeader& header_of(const std::string& name) const;
@@ -59,6 +68,7 @@ class SafetensorsCheckpoint final : public TensorSource {
     std::optional<SafetensorsHeader> header;
   };
   const Shard& shard_of(const std::string& tensor) const;
+  void attach_scales(StoredMatrix& m) const;
 
   std::string description_;
   std::string index_name_;  // "" for a single file
@@ -68,6 +78,7 @@ class SafetensorsCheckpoint final : public TensorSource {
   // while opening.
   mutable std::vector<Shard> shards_;
   ShardOpener open_shard_;
+  Fp8Quantization fp8_;
 };
 
 }  // namespace pe

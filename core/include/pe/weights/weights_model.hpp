@@ -12,6 +12,7 @@
 #include "pe/models/gguf_conversion.hpp"
 #include "pe/models/gguf_rope.hpp"
 #include "pe/models/model_shape.hpp"
+#include "pe/weights/fp8_quantization.hpp"
 
 namespace pe {
 
@@ -26,6 +27,8 @@ struct WeightsModel {
   std::string stored_order_reason;
   // Per-layer head counts where a GGUF file gives them as arrays; empty: shape's everywhere.
   std::vector<long long> heads_per_layer, kv_heads_per_layer;
+  // config.json's quantization_config, for FP8 checkpoints (SafetensorsCheckpoint takes it).
+  Fp8Quantization fp8;
   std::vector<Diagnostic> notes;
 
   long long heads_of(long long layer) const;
@@ -37,7 +40,8 @@ struct WeightsModel {
 // From an inspected config.json and the checkpoint's layout (hf_checkpoint_layout). Throws
 // WeightsError naming the source when the config was invalid.
 WeightsModel hf_weights_model(const InspectedConfig& config, const HfCheckpointLayout& layout);
-// From a config.json file (inspect_hf_config_file + hf_checkpoint_layout_file).
+// From a config.json file (inspect_hf_config_file + hf_checkpoint_layout_file +
+// fp8_quantization_of).
 WeightsModel hf_weights_model_file(const std::filesystem::path& config_json);
 // From a GGUF file's metadata: general.architecture; {arch}.block_count, .embedding_length,
 // .attention.head_count, .attention.head_count_kv (numbers or per-layer arrays),
