@@ -140,7 +140,7 @@ void draw_conventions_view(ViewContext& ctx) {
                                        "trained scores.", mixed_gap);
   const char* note = "The two layouts are the same RoPE with the dimensions renamed: converting Meta's LLaMA weights to Hugging Face "
                      "permutes the rows of W_q and W_k exactly like the lines above. Rotating half-split-trained vectors with "
-                     "interleaved pairing (or seed 004's code, which builds half-split tables and pairs interleaved) turns the wrong "
+                     "interleaved pairing (or the common notebook code that builds half-split tables and pairs interleaved) turns the wrong "
                      "dims together: the scores are not the ones the model was trained with. At Δ = 0 every version gives q·k.";
   const char* short_note = "Same RoPE, dims renamed: Meta → Hugging Face conversion permutes W_q, W_k rows like the lines above. "
                            "Mixing the pairings gives scores the model was never trained with.";

@@ -1,4 +1,4 @@
-// SEED-ERRATA 5, measured: past the training length the slow pairs reach rotation angles
+// "RoPE extrapolates", measured: past the training length the slow pairs reach rotation angles
 // never seen in training. Shows which (pair, position) angles are unseen, per method, and
 // the relative-score curves past L_train.
 #include <algorithm>
@@ -214,7 +214,7 @@ void draw_extrapolation_view(ViewContext& ctx) {
   const long long critical =
       ctx.derived.rope.rotary_dim >= 2 ? pe::critical_dimension(s.rope.theta, ctx.derived.rope.rotary_dim, train_length) / 2 : 0;
   const char* const note = "Pairs whose wavelength exceeds L_train never completed a turn in training; past L_train they rotate into angles the "
-                "model never saw. Seeds 000–004 say RoPE \"extrapolates excellently\": the yellow region says where it cannot.";
+                "model never saw. Tutorials often say RoPE \"extrapolates excellently\": the yellow region says where it cannot (Press et al. 2022, Chen et al. 2023).";
 
   const float note_h = teaching_note_height(note);
   const float avail = ImGui::GetContentRegionAvail().y - note_h;

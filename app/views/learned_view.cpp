@@ -1,5 +1,5 @@
 // Learned absolute embeddings (BERT, GPT-2): a max_len × d table. Positions past max_len
-// have no row — the seed notebook's extrapolation test fails exactly there.
+// have no row — a notebook's extrapolation test of a learned table fails exactly there.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -98,7 +98,7 @@ void draw_learned_view(ViewContext& ctx) {
       plot::plot_xband("no rows: positions ≥ max_len", double(table->max_len()) - 0.5, double(s.length) - 0.5,
                        IM_COL32(200, 60, 60, 70));
       plot::plot_vline("max_len", double(table->max_len()) - 0.5, {.color = IM_COL32(220, 70, 60, 255), .thickness = 2.0f});
-      // Said in words inside the band (seed 004 §3), when the band is wide enough for them.
+      // Said in words inside the band, when the band is wide enough for them.
       const char* const missing = "no embedding exists here";
       const double band = double(s.length - table->max_len()) / double(s.length) * ctx.size.x * 0.85;
       const float text_w = ImGui::CalcTextSize(missing).x;

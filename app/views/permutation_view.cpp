@@ -1,4 +1,4 @@
-// Seeds 000/001's permutation problem, measured: "the dog bit the man" and "the man bit
+// The permutation problem of attention without positions, measured: "the dog bit the man" and "the man bit
 // the dog" under attention with no positions give the same matrix with rows and columns
 // reordered (exactly), so every word gets the same output in both sentences; each
 // position method breaks that.
@@ -213,7 +213,7 @@ void draw_permutation_view(ViewContext& ctx) {
   } else if (!r.error.empty()) {
     ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%s: %s", kMethodLabels[method], r.error.c_str());
     if (r.method == pe::AttentionMethod::Learned)
-      teaching_note("The learned table has no row for these positions: raise learned_max_len in the panel (seed 004 §3).");
+      teaching_note("The learned table has no row for these positions: raise learned_max_len in the panel.");
   } else {
     double vmax = 1e-9;
     vmax = std::max({vmax, r.a->weights.maxCoeff(), r.b->weights.maxCoeff()});
@@ -328,7 +328,7 @@ void draw_permutation_view(ViewContext& ctx) {
       }
       ImGui::EndTable();
     }
-    // The first moved word (seed 000's "dog"), its numbers side by side.
+    // The first moved word ("dog" in the default sentences), its numbers side by side.
     std::size_t shown = 0;
     for (std::size_t i = 0; i < words_a.size(); ++i)
       if (demo.words.b_index[i] != static_cast<long long>(i)) {
@@ -353,7 +353,7 @@ void draw_permutation_view(ViewContext& ctx) {
   if (!paged || page == 4)
     teaching_note(
       "Without positions each word is one fixed vector, and attention only compares vectors: reordering the words reorders "
-      "the rows and columns of the matrix and nothing else, so every word's output is the same in both sentences. The seeds "
+      "the rows and columns of the matrix and nothing else, so every word's output is the same in both sentences. Tutorials "
       "call this \"permutation invariance\"; strictly it is equivariance (the outputs move with their words). A causal mask "
       "would itself reveal order, so none is used here. Learned rows are N(0, 0.02) as at initialisation: small, so their "
       "change is small but not zero. ALiBi here is −slope·|i − j| (no mask).");

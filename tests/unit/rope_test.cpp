@@ -348,16 +348,16 @@ TEST(Seed004MixedTables, ReproducesTheSeedsIndexingAndIsNotARotation) {
     expected[2 * i + 1] = x[2 * i] * std::sin(emb[2 * i + 1]) + x[2 * i + 1] * std::cos(emb[2 * i + 1]);
   }
   const Eigen::ArrayXd inv_freq = pe::inverse_frequencies(d, theta);
-  const Eigen::VectorXd y = pe::apply_seed004_mixed_tables(x, p, inv_freq);
+  const Eigen::VectorXd y = pe::apply_half_split_cache_mix(x, p, inv_freq);
   for (int j = 0; j < d; ++j) EXPECT_NEAR(y[j], expected[j], 1e-12) << "dim " << j;
   EXPECT_GT(std::abs(y.norm() - x.norm()), 1e-3) << "the mixed tables should not preserve the norm";
 
   // Same vectors, same Δ = 2, different absolute positions: the real RoPE score is equal,
   // the mixed-table score is not.
   auto score = [&](bool mixed, double m) {
-    const Eigen::VectorXd a = mixed ? pe::apply_seed004_mixed_tables(x, m, inv_freq)
+    const Eigen::VectorXd a = mixed ? pe::apply_half_split_cache_mix(x, m, inv_freq)
                                     : pe::apply_rope(x, m, inv_freq, pe::PairConvention::Interleaved);
-    const Eigen::VectorXd b = mixed ? pe::apply_seed004_mixed_tables(x, m + 2, inv_freq)
+    const Eigen::VectorXd b = mixed ? pe::apply_half_split_cache_mix(x, m + 2, inv_freq)
                                     : pe::apply_rope(x, m + 2, inv_freq, pe::PairConvention::Interleaved);
     return a.dot(b);
   };
@@ -367,6 +367,6 @@ TEST(Seed004MixedTables, ReproducesTheSeedsIndexingAndIsNotARotation) {
 
 TEST(Seed004MixedTables, RejectsBadInput) {
   const Eigen::ArrayXd inv_freq = pe::inverse_frequencies(8, 10000.0);
-  EXPECT_THROW(pe::apply_seed004_mixed_tables(Eigen::VectorXd::Zero(6), 1.0, inv_freq), pe::InvalidArgument);
-  EXPECT_THROW(pe::apply_seed004_mixed_tables(Eigen::VectorXd::Zero(8), std::nan(""), inv_freq), pe::InvalidArgument);
+  EXPECT_THROW(pe::apply_half_split_cache_mix(Eigen::VectorXd::Zero(6), 1.0, inv_freq), pe::InvalidArgument);
+  EXPECT_THROW(pe::apply_half_split_cache_mix(Eigen::VectorXd::Zero(8), std::nan(""), inv_freq), pe::InvalidArgument);
 }

@@ -6,7 +6,7 @@
 
 #include "pe/base/errors.hpp"
 #include "pe/encodings/rope.hpp"
-#include "pe/analysis/seed001_mix.hpp"
+#include "pe/analysis/interleaved_cache_mix.hpp"
 
 namespace {
 
@@ -14,7 +14,7 @@ const Eigen::Vector4d kQ(0.8, 0.3, -0.5, 0.2);  // seed 001's worked-example que
 const Eigen::Vector4d kK(0.1, -0.4, 0.7, 0.2);  // the erratum's key
 
 Eigen::VectorXd mixed(const Eigen::VectorXd& x, double p) {
-  return pe::apply_seed001_mixed_tables(x, p, pe::inverse_frequencies(4, 10000.0));
+  return pe::apply_interleaved_cache_mix(x, p, pe::inverse_frequencies(4, 10000.0));
 }
 
 TEST(Seed001Mix, NormChangesAsTheErratumMeasures) {
@@ -54,7 +54,7 @@ TEST(Seed001Mix, FollowsTheSeedsFormulaDimByDim) {
 
 TEST(Seed001Mix, PositionZeroIsTheIdentityAndBadInputIsRefused) {
   EXPECT_EQ(mixed(kQ, 0), Eigen::VectorXd(kQ));
-  EXPECT_THROW(pe::apply_seed001_mixed_tables(Eigen::VectorXd::Zero(6), 1.0, pe::inverse_frequencies(4, 10000.0)),
+  EXPECT_THROW(pe::apply_interleaved_cache_mix(Eigen::VectorXd::Zero(6), 1.0, pe::inverse_frequencies(4, 10000.0)),
                pe::InvalidArgument);
   EXPECT_THROW(mixed(Eigen::Vector4d(0, NAN, 0, 0), 1.0), pe::InvalidArgument);
   EXPECT_THROW(mixed(kQ, INFINITY), pe::InvalidArgument);
