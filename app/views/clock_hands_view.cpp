@@ -14,6 +14,7 @@
 #include <sstream>
 #include "views/rope_table_common.hpp"
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 
@@ -195,7 +196,7 @@ void draw_clock_hands_view(ViewContext& ctx) {
   }
   if (rotary_dim == 4 && s.position == 1 && s.rope.theta == 10000.0 && v.size() == 4 && v[0] == 0.8 && v[1] == 0.3 &&
       v[2] == -0.5 && v[3] == 0.2) {
-    ImGui::TextWrapped("Exact: q' = [%.5f, %.5f, %.5f, %.5f]. The often printed [0.179, 0.836, −0.502, 0.195] comes from rounding "
+    text_wrapped("Exact: q' = [%.5f, %.5f, %.5f, %.5f]. The often printed [0.179, 0.836, −0.502, 0.195] comes from rounding "
                 "cos 1 and sin 1 to 3 decimals before multiplying.",
                 rotated[0], rotated[1], rotated[2], rotated[3]);
   }

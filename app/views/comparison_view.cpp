@@ -16,6 +16,7 @@
 #include <sstream>
 #include "pe/encodings/alibi.hpp"
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 
@@ -187,24 +188,24 @@ void draw_comparison_view(ViewContext& ctx) {
       int col = 0;
       if (property_column) {
         ImGui::TableSetColumnIndex(col++);
-        ImGui::TextWrapped("%s", kClaims[row].property);
+        text_wrapped_unformatted(kClaims[row].property);
       }
       ImGui::TableSetColumnIndex(col);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-      ImGui::TextWrapped("often claimed");
+      text_wrapped("often claimed");
       for (int m = 0; m < 4; ++m) {
         ImGui::TableSetColumnIndex(col + 1 + m);
-        ImGui::TextWrapped("%s", kClaims[row].claims[m]);
+        text_wrapped_unformatted(kClaims[row].claims[m]);
       }
       ImGui::PopStyleColor();
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(col);
-      ImGui::TextWrapped("measured");
+      text_wrapped("measured");
       for (int m = 0; m < 4; ++m) {
         ImGui::TableSetColumnIndex(col + 1 + m);
         const Cell& c = cells[row][std::size_t(m)];
         if (c.contradicts) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, ImGui::GetColorU32(bad));
-        ImGui::TextWrapped("%s", c.text.c_str());
+        text_wrapped_unformatted(c.text.c_str());
       }
     }
   };
@@ -257,13 +258,13 @@ void draw_comparison_view(ViewContext& ctx) {
     } else {
       const float w = std::min(avail.x, 30 * ImGui::GetFontSize());
       parameter_bars(result, params, {w, std::min(ImGui::GetContentRegionAvail().y - 2 * ImGui::GetTextLineHeightWithSpacing(), w * 0.6f)});
-      ImGui::TextWrapped("BERT-base's table (Devlin et al. 2019): 512 × 768 = %s.", with_commas(512LL * 768).c_str());
+      text_wrapped("BERT-base's table (Devlin et al. 2019): 512 × 768 = %s.", with_commas(512LL * 768).c_str());
     }
     return;
   }
 
   const float top = ImGui::GetCursorPosY();
-  ImGui::TextWrapped("Measured for d = head_dim = %lld, training length L = learned_max_len = %lld (set both in the panel), θ = %g, "
+  text_wrapped("Measured for d = head_dim = %lld, training length L = learned_max_len = %lld (set both in the panel), θ = %g, "
                      "ALiBi head %lld of %lld (slope %g). Each \"often claimed\" row gathers what tutorials' comparison tables "
                      "say; the \"measured\" row below it is computed now.",
                      params.dim, params.max_len, params.theta, std::clamp<long long>(s.head, 1, s.heads), s.heads, params.alibi_slope);
@@ -285,7 +286,7 @@ void draw_comparison_view(ViewContext& ctx) {
   ImGui::BeginGroup();
   parameter_bars(result, params, {chart_w, chart_h});
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + chart_w);
-  ImGui::TextWrapped("BERT-base's table (Devlin et al. 2019): 512 × 768 = %s learned parameters; sinusoidal, RoPE and ALiBi have none.",
+  text_wrapped("BERT-base's table (Devlin et al. 2019): 512 × 768 = %s learned parameters; sinusoidal, RoPE and ALiBi have none.",
                      with_commas(512LL * 768).c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();

@@ -13,6 +13,7 @@
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -67,7 +68,7 @@ void draw_learned_view(ViewContext& ctx) {
   }
   if (!table) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("%s", error.c_str());
+    text_wrapped_unformatted(error.c_str());
     ImGui::PopStyleColor();
     return;
   }

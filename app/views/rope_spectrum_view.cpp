@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 
@@ -121,7 +122,7 @@ void draw_rope_spectrum_view(ViewContext& ctx) {
     }
     plot::end_plot();
   }
-  ImGui::TextWrapped("%s", summary);
+  text_wrapped_unformatted(summary);
   if (roomy) teaching_note(note);
 }
 

@@ -20,6 +20,7 @@
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -121,11 +122,11 @@ void numbers_table(long long d, long long L, const pe::ThetaWavelengths& low, co
   auto row = [](const char* what, const std::string& a, const std::string& b) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", what);
+    text_wrapped_unformatted(what);
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", a.c_str());
+    text_wrapped_unformatted(a.c_str());
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", b.c_str());
+    text_wrapped_unformatted(b.c_str());
   };
   auto count = [](const pe::ThetaWavelengths& t) { return std::to_string(t.pairs_wrapping) + " of " + std::to_string(t.pairs); };
   auto turns = [](const pe::ThetaWavelengths& t) {
@@ -175,7 +176,7 @@ void draw_theta_lesson_view(ViewContext& ctx) {
     low = pe::theta_wavelengths(s.theta_low, d, L, "theta_low");
     high = pe::theta_wavelengths(s.theta_high, d, L, "theta_high");
   } catch (const std::exception& e) {
-    ImGui::TextWrapped("%s", e.what());
+    text_wrapped_unformatted(e.what());
     return;
   }
   const std::string low_label = "θ_low = " + theta_text(s.theta_low), high_label = "θ_high = " + theta_text(s.theta_high);
@@ -202,7 +203,7 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
   const float width = ImGui::GetContentRegionAvail().x;
-  auto text_h = [&](const char* t) { return ImGui::CalcTextSize(t, nullptr, false, width).y + style.ItemSpacing.y; };
+  auto text_h = [&](const char* t) { return wrapped_text_size(t, width).y + style.ItemSpacing.y; };
   const float plots_min = 12.0f * line_h;
   const bool roomy = ImGui::GetContentRegionAvail().y - text_h(note) - line_h >= plots_min;
   teaching_note(roomy ? note : short_note);

@@ -13,6 +13,7 @@
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -309,7 +310,7 @@ void step_two_positions(const ViewContext& ctx, const pe::WalkthroughResult& r, 
 
 void step_score(const ViewContext& ctx, const pe::WalkthroughResult& r, bool current) {
   const long long p = r.input.position, pb = r.input.position_b, sh = r.input.shift;
-  ImGui::TextWrapped("Key k = q (the same vector, rotated to p_b), so each pair adds |pair|² · cos(difference). "
+  text_wrapped("Key k = q (the same vector, rotated to p_b), so each pair adds |pair|² · cos(difference). "
                      "Any other k gives other numbers but the same conclusion.");
   const std::string h1 = "share of q" + sub(p) + " · k" + sub(pb);
   const std::string h2 = "share of q" + sub(p + sh) + " · k" + sub(pb + sh);
@@ -464,13 +465,13 @@ void draw_walkthrough_view(ViewContext& ctx) {
   try {
     r = pe::compute_walkthrough({s.walkthrough_q, s.walkthrough_theta, s.walkthrough_position, s.walkthrough_position_b});
   } catch (const std::exception& e) {
-    ImGui::TextWrapped("%s", e.what());
+    text_wrapped_unformatted(e.what());
     return;
   }
   const bool worked_example = is_worked_example(s);
   const long long step = s.walkthrough_step;
   if (ctx.exporting)
-    ImGui::TextWrapped("The worked example, %s%lld of %lld:   d = %lld,  θ = %s,  p = %lld,  p_b = %lld,  q = %s",
+    text_wrapped("The worked example, %s%lld of %lld:   d = %lld,  θ = %s,  p = %lld,  p_b = %lld,  q = %s",
                        step == 0 ? "step " : "steps 1 – ", step + 1, kWalkthroughSteps, r.dim, pe::short_number(r.input.theta).c_str(), r.input.position, r.input.position_b,
                        short_vector(r.input.q).c_str());
   ImGui::Separator();
