@@ -2,7 +2,7 @@
 // ImGui hands the GPU — the glyph quads of each drawn line — a line never ends inside a
 // number ("0." / "75"), at every width from a phone's to a projector's. ImGui's own
 // TextWrapped does break there (the check below can fail). Also: no view or panel calls
-// ImGui::TextWrapped directly any more.
+// ImGui::TextWrapped directly any more, and Help → About shows the version and the licence.
 // No GL: a headless ImGui context and its draw data.
 #include <gtest/gtest.h>
 
@@ -19,6 +19,8 @@
 #include "clipped_text.hpp"
 #include "headless_imgui.hpp"
 #include "plot/space_wrap.hpp"
+#include "state/version.hpp"
+#include "ui/about_dialog.hpp"
 #include "views/view.hpp"
 
 namespace {
@@ -169,6 +171,23 @@ TEST(SpaceWrapSources, NoViewOrPanelCallsImGuisTextWrapped) {
   std::string list;
   for (const auto& f : found) list += "\n  " + f;
   EXPECT_TRUE(found.empty()) << "use app::text_wrapped / text_wrapped_unformatted (plot/space_wrap.hpp):" << list;
+}
+
+TEST_F(SpaceWrapTest, HelpAboutShowsTheVersionTheLicenceAndThePurpose) {
+  const std::string text = app::about_text();
+  EXPECT_EQ(text.rfind(std::string("pe-viz ") + PE_VIZ_VERSION, 0), 0u) << text;
+  EXPECT_NE(text.find("MIT"), std::string::npos) << text;
+  EXPECT_NE(text.find("positions"), std::string::npos) << text;
+  app::open_about_dialog();
+  std::string drawn;
+  for (int frame = 0; frame < 3; ++frame) {  // opened in the first, laid out, then drawn
+    ImGui::NewFrame();
+    app::draw_about_dialog();
+    ImGui::Render();
+  }
+  for (const auto& l : drawn_lines(*ImGui::GetDrawData(), "About pe-viz")) drawn += l;
+  EXPECT_NE(drawn.find(std::string("pe-viz") + PE_VIZ_VERSION), std::string::npos) << drawn;
+  EXPECT_NE(drawn.find("MITlicence"), std::string::npos) << drawn;
 }
 
 }  // namespace
