@@ -11,8 +11,9 @@
 #   pe_changelog_appstream(PREFIX OUT_VAR)   the <release> elements
 #   pe_changelog_debian(PREFIX MAINTAINER OUT_VAR)   the Debian changelog's text
 #
-# An "Unreleased" version gets the date of SOURCE_DATE_EPOCH, else today (UTC), and AppStream
-# type "development": AppStream requires a date, and the release date is set when it is made.
+# An "Unreleased" version gets the date of SOURCE_DATE_EPOCH, else today (UTC) — in the Debian
+# changelog the time too, so it is newer than a release of the same day — and AppStream type
+# "development": AppStream requires a date, and the release date is set when it is made.
 
 function(pe_changelog_read file prefix)
   file(STRINGS "${file}" lines ENCODING UTF-8)
@@ -125,8 +126,10 @@ function(pe_changelog_appstream prefix out_var)
   set(${out_var} "${xml}" PARENT_SCOPE)
 endfunction()
 
-# "Fri, 27 Nov 2026 12:00:00 +0000" for YYYY-MM-DD (Zeller's congruence for the weekday).
-function(pe_rfc2822_date iso out_var)
+# "Fri, 27 Nov 2026 00:0K:00 +0000" for YYYY-MM-DD (Zeller's congruence for the weekday): K
+# minutes past midnight, so that releases made on one day keep their order (Debian's changelog
+# must grow newer entry by entry).
+function(pe_rfc2822_date iso minute out_var)
   string(REGEX MATCH "^([0-9]+)-([0-9]+)-([0-9]+)$" _ "${iso}")
   set(y ${CMAKE_MATCH_1})
   math(EXPR m "${CMAKE_MATCH_2}")
@@ -146,7 +149,10 @@ function(pe_rfc2822_date iso out_var)
   if(d LESS 10)
     set(d "0${d}")
   endif()
-  set(${out_var} "${weekday}, ${d} ${month} ${y} 12:00:00 +0000" PARENT_SCOPE)
+  if(minute LESS 10)
+    set(minute "0${minute}")
+  endif()
+  set(${out_var} "${weekday}, ${d} ${month} ${y} 00:${minute}:00 +0000" PARENT_SCOPE)
 endfunction()
 
 # Words joined into lines of at most `width` characters, each starting with `indent` (the
@@ -174,9 +180,27 @@ endfunction()
 
 function(pe_changelog_debian prefix maintainer out_var)
   set(text "")
-  foreach(v IN LISTS ${prefix}_VERSIONS)
+  set(versions ${${prefix}_VERSIONS})
+  list(LENGTH versions n)
+  foreach(v IN LISTS versions)
     pe_changelog_date(${prefix} ${v} date)
-    pe_rfc2822_date("${date}" when)
+    if(${prefix}_DATE_${v} STREQUAL "Unreleased")
+      string(TIMESTAMP when "%a, %d %b %Y %H:%M:%S +0000" UTC)  # now (or SOURCE_DATE_EPOCH)
+    else()
+      # Older releases of the same day come first.
+      list(FIND versions ${v} at)
+      set(same_day 0)
+      math(EXPR next "${at} + 1")
+      foreach(k RANGE ${next} ${n})
+        if(k LESS n)
+          list(GET versions ${k} older)
+          if(${prefix}_DATE_${older} STREQUAL date)
+            math(EXPR same_day "${same_day} + 1")
+          endif()
+        endif()
+      endforeach()
+      pe_rfc2822_date("${date}" ${same_day} when)
+    endif()
     string(APPEND text "pe-viz (${v}) unstable; urgency=medium\n\n")
     foreach(entry IN LISTS ${prefix}_ITEMS_${v})
       pe_wrap_words("${entry}" "  * " "    " 78 wrapped)
