@@ -332,7 +332,7 @@ TEST(RopeTables, IntoReusesStorageAndMatches) {
 // indexing (cos[..., ::2], sin[..., 1::2] of cat(freqs, freqs)) for d = 8, independently
 // of the implementation, and the consequences are checked: not norm-preserving, and the
 // score of the same pair of vectors depends on absolute position.
-TEST(Seed004MixedTables, ReproducesTheSeedsIndexingAndIsNotARotation) {
+TEST(HalfSplitCacheMix, ReproducesTheBuggyIndexingAndIsNotARotation) {
   const int d = 8;
   const double theta = 10000.0;
   const double p = 3.0;
@@ -365,7 +365,7 @@ TEST(Seed004MixedTables, ReproducesTheSeedsIndexingAndIsNotARotation) {
   EXPECT_GT(std::abs(score(true, 1.0) - score(true, 40.0)), 1e-3);
 }
 
-TEST(Seed004MixedTables, RejectsBadInput) {
+TEST(HalfSplitCacheMix, RejectsBadInput) {
   const Eigen::ArrayXd inv_freq = pe::inverse_frequencies(8, 10000.0);
   EXPECT_THROW(pe::apply_half_split_cache_mix(Eigen::VectorXd::Zero(6), 1.0, inv_freq), pe::InvalidArgument);
   EXPECT_THROW(pe::apply_half_split_cache_mix(Eigen::VectorXd::Zero(8), std::nan(""), inv_freq), pe::InvalidArgument);
