@@ -22,6 +22,7 @@
 #include "platform/host.hpp"
 #include "render/atomic_file.hpp"
 #include "state/session_file.hpp"
+#include "state/version.hpp"
 #include "ui/presenter.hpp"
 #include "views/view.hpp"
 
@@ -77,7 +78,7 @@ int main(int argc, char** argv) {
                "(sinusoidal, learned, RoPE and its scaling methods, ALiBi).",
                "pe-viz"};
   cli.footer(kFooter);
-  cli.set_version_flag("--version", std::string("pe-viz ") + PE_VIZ_VERSION);
+  cli.set_version_flag("--version", std::string("pe-viz ") + app::kVersion);
   app::StateOverrides overrides;
   app::GuiOptions gui;
   bool list_views = false, no_restore = false;

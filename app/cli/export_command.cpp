@@ -189,6 +189,7 @@ int run_export_command(int argc, char** argv) {
       // The page draws the slides itself: no GL here, only files copied and the lesson put in.
       const std::filesystem::path dir = lesson_dir ? *lesson_dir : *output;
       const std::filesystem::path web = find_web_page_files();
+      std::printf("the page from %s\n", web.c_str());
       const std::string name = find_builtin_lesson(*lesson_source) ? *lesson_source : std::filesystem::path(*lesson_source).stem().string();
       for (const auto& f : export_interactive_lesson(name, lesson_markdown(*lesson_source), dir, web))
         std::printf("wrote %s\n", f.c_str());

@@ -146,7 +146,7 @@ void drive_controls(AppState& s, long long f, long long max_dim) {
   s.head = 1 + k % s.heads;
   s.learned_max_len = log_sweep_int(1, kMaxLearnedLen, triangle(2 * u + 0.5));
   s.delta_axis = (k / 3) % 3 == 0 ? "auto" : (k / 3) % 3 == 1 ? "linear" : "log";
-  s.seed003_sign = (k / 37) % 2 == 1;
+  s.mirrored_rotation = (k / 37) % 2 == 1;
   s.playing = (k / 43) % 2 == 1;
   s.play_speed = log_sweep(0.1, 50.0, triangle(u));
   for (std::size_t n = 0; n < types.size(); ++n) {
@@ -181,7 +181,7 @@ void drive_controls(AppState& s, long long f, long long max_dim) {
   }
   s.theta_low = log_sweep(2.0, 1e4, triangle(u));
   s.theta_high = log_sweep(1e4, 1e7, triangle(u));
-  s.mistake = (k / 47) % 2 ? "seed-001" : "seed-004";
+  s.mistake = (k / 47) % 2 ? "interleaved-cache" : "half-split-cache";
   // Multimodal views: every scheme, explicit and config sections, prompts from one token
   // to ~25k, both merge sizes, both get_rope_index rules, grids up to the scored maximum.
   static const char* const kSchemes[] = {"auto", "mrope", "mrope-interleaved", "vision-2d", "axial"};

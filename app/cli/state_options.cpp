@@ -10,6 +10,7 @@
 #include "pe/base/errors.hpp"
 #include "pe/models/gguf_rope.hpp"
 #include "pe/models/hf_cache.hpp"
+#include "state/legacy_names.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -34,7 +35,7 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
                  "Training context length L_orig for scaling");
   cli.add_option("--partial-rotary-factor", o.partial_rotary_factor, "Fraction of dims that rotate (0, 1]");
   cli.add_option("--delta-axis", o.delta_axis, "relative-score Δ axis: auto | linear | log");
-  cli.add_option("--mistake", o.mistake, "common-mistake: whose convention mix is shown: seed-004 | seed-001");
+  cli.add_option("--mistake", o.mistake, "common-mistake: which convention mix is shown: half-split-cache (a cat(freqs, freqs) cache read with interleaved pairs) | interleaved-cache (a repeat_interleave'd cache with a half-split rotate_half)");
   cli.add_option("--samples", o.samples, "Random pairs averaged in relative-score (>= 1)");
   cli.add_option("--seed", o.seed, "Random seed (0 ... 18446744073709551615)");
   cli.add_option("--heads", o.heads, "ALiBi head count (>= 1)");
@@ -216,7 +217,7 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
   if (o.pair) s.pair = *o.pair;
   if (o.samples) s.samples = *o.samples;
   if (o.delta_axis) s.delta_axis = *o.delta_axis;
-  if (o.mistake) s.mistake = *o.mistake;
+  if (o.mistake) s.mistake = current_mistake_name(*o.mistake);
   if (o.seed) {
     const std::string& t = *o.seed;
     std::size_t used = 0;

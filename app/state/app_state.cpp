@@ -208,8 +208,8 @@ std::string validate_state(const AppState& s) {
     pe::require_in_range("weights_layer", s.weights_layer, 0, 1000000);
     pe::require_theta("theta_low", s.theta_low);
     pe::require_theta("theta_high", s.theta_high);
-    if (s.mistake != "seed-004" && s.mistake != "seed-001")
-      throw pe::InvalidArgument("mistake", s.mistake, "seed-004 or seed-001");
+    if (s.mistake != "half-split-cache" && s.mistake != "interleaved-cache")
+      throw pe::InvalidArgument("mistake", s.mistake, "half-split-cache or interleaved-cache");
     if (s.delta_axis != "auto" && s.delta_axis != "linear" && s.delta_axis != "log")
       throw pe::InvalidArgument("delta_axis", s.delta_axis, "auto, linear or log");
     validate_multimodal(s);
@@ -236,7 +236,7 @@ std::vector<std::string> split_tokens(const std::string& sentence) {
 
 std::vector<double> effective_vector(const AppState& state) {
   const long long dim = state.rope.head_dim;
-  // Seed 001's worked-example query, then a seeded N(0, 0.5) tail so every pair has a hand.
+  // The d = 4 worked example's query, then a seeded N(0, 0.5) tail so every pair has a hand.
   std::vector<double> v = {0.8, 0.3, -0.5, 0.2};
   v.resize(static_cast<std::size_t>(std::max<long long>(dim, 0)));
   std::mt19937_64 rng(state.seed + 1);

@@ -25,8 +25,8 @@ struct AppState {
   long long length = 128;   // positions shown (the "current length" for dynamic scaling)
   long long position = 1;   // selected position p (clock hands, tooltips)
   long long pair = 0;       // selected dimension pair i
-  // Clock hands: the vector being rotated; empty means seed 001's q padded with a
-  // seeded random tail.
+  // Clock hands: the vector being rotated; empty means the d = 4 worked example's q,
+  // [0.8, 0.3, −0.5, 0.2], padded with a seeded random tail.
   std::vector<double> vector;
   bool playing = false;
   double play_speed = 1.0;  // positions per second
@@ -34,11 +34,14 @@ struct AppState {
   // Δ axis of the relative score: "auto" is linear up to L = 8192 and log beyond, where a
   // linear axis would show only the noise of the fast pairs.
   std::string delta_axis = "auto";  // auto | linear | log
-  bool seed003_sign = false;
-  // Common mistake: which seed's convention mix is shown beside the real rotation
-  // (SEED-ERRATA 3: seed-004, half-split cache with interleaved pairs; 8: seed-001, the
-  // mirror image).
-  std::string mistake = "seed-004";  // seed-004 | seed-001  // also show seed 003's rotation by −pθ (the curve mirrors)
+  // Also draw the rotation by −pθ (y1 = x1·cos + x2·sin, a transposed rotation matrix some
+  // tutorials' code computes): the score curve mirrors, s(Δ) becomes s(−Δ).
+  bool mirrored_rotation = false;
+  // Common mistake: which convention mix is shown beside the real rotation:
+  // half-split-cache (a cat(freqs, freqs) cache read with interleaved pairs, the classic
+  // bug) or interleaved-cache (its mirror image: a repeat_interleave'd cache with
+  // transformers' half-split rotate_half). Older names load through legacy_names.hpp.
+  std::string mistake = "half-split-cache";  // half-split-cache | interleaved-cache
   long long samples = 64;   // random pairs averaged
   std::uint64_t seed = 0;
   long long anchor = 0;     // m, to show s depends only on Δ
@@ -56,20 +59,20 @@ struct AppState {
   std::vector<std::string> recent_configs;
   std::string config_error;
   bool animate_length = false;  // dynamic NTK: sweep the current length
-  // Teaching: seed 001's worked example, with its own inputs (d = walkthrough_q.size()).
+  // Teaching: the worked example with d = 4, with its own inputs (d = walkthrough_q.size()).
   std::vector<double> walkthrough_q = {0.8, 0.3, -0.5, 0.2};
   double walkthrough_theta = 10000.0;
   long long walkthrough_position = 1;    // p of steps 2 and 3
   long long walkthrough_position_b = 3;  // the second position (angle difference)
   long long walkthrough_step = 0;        // 0-based step shown
-  // Permutation demo (seeds 000/001): two sentences made of the same words.
+  // Permutation demo (the classic word-order example): two sentences made of the same words.
   std::string tokens = "the dog bit the man";
   std::string tokens_b = "the man bit the dog";
   // p-RoPE as a teaching control (Barbero et al., ICLR 2025): keep the fastest fraction of the
   // pairs, drop the slowest (frequency 0). 1 = off. Applied to the derived frequencies, so every
   // RoPE view shows it; rope-spectrum and relative-score draw what it dropped.
   double p_rope = 1.0;
-  // Theta lesson (seed 001 "Why theta = 10000?"): the low and high bases compared.
+  // Theta lesson ("why θ = 10000?"): a low and a high base compared.
   double theta_low = 100.0;
   double theta_high = 100000.0;
   // Multimodal views (mrope-layout, mrope-positions, rope-2d; issue 12). The multi-axis

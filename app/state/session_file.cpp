@@ -16,6 +16,7 @@
 #include "pe/base/errors.hpp"
 #include "pe/scaling/scaling.hpp"
 #include "render/atomic_file.hpp"
+#include "state/legacy_names.hpp"
 
 namespace app {
 namespace {
@@ -167,7 +168,7 @@ std::string session_to_json(const AppState& s) {
       {"play_speed", s.play_speed},
       {"delta_axis", s.delta_axis},
       {"mistake", s.mistake},
-      {"seed003_sign", s.seed003_sign},
+      {"mirrored_rotation", s.mirrored_rotation},
       {"samples", s.samples},
       {"seed", s.seed},
       {"anchor", s.anchor},
@@ -247,8 +248,8 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
     else if (key == "vector") s.vector = number_list(v, k);
     else if (key == "play_speed") s.play_speed = get_as<double>(v, k);
     else if (key == "delta_axis") s.delta_axis = get_as<std::string>(v, k);
-    else if (key == "mistake") s.mistake = get_as<std::string>(v, k);
-    else if (key == "seed003_sign") s.seed003_sign = get_as<bool>(v, k);
+    else if (key == "mistake") s.mistake = current_mistake_name(get_as<std::string>(v, k));
+    else if (key == "mirrored_rotation" || key == kOldMirroredRotationKey) s.mirrored_rotation = get_as<bool>(v, k);
     else if (key == "samples") s.samples = get_as<long long>(v, k);
     else if (key == "seed") s.seed = get_as<std::uint64_t>(v, k);
     else if (key == "anchor") s.anchor = get_as<long long>(v, k);

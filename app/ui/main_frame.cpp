@@ -12,6 +12,7 @@
 #include "platform/frame_pacing.hpp"
 #include "platform/host.hpp"
 #include "plot/plot.hpp"
+#include "ui/about_dialog.hpp"
 #include "ui/formula_strip.hpp"
 #include "ui/gui_stack_guard.hpp"
 #include "ui/parameter_panel.hpp"
@@ -248,6 +249,8 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     }
     if (ImGui::BeginMenu("Help")) {
       ImGui::MenuItem("Keyboard shortcuts", "F1", &state.show_help);
+      ImGui::Separator();
+      if (ImGui::MenuItem("About pe-viz")) open_about_dialog();
       ImGui::EndMenu();
     }
     handle_shortcuts(state, actions, options.undo, presenter != nullptr);
@@ -290,7 +293,10 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     if (beside) ImGui::SameLine();
     draw_slide_panel(*presenter, beside ? ImVec2(extent, 0) : ImVec2(0, extent));
     ImGui::End();
-    if (options.status) draw_help_overlay(state);
+    if (options.status) {
+      draw_help_overlay(state);
+      draw_about_dialog();
+    }
     if (options.undo) options.undo->observe(state, !ImGui::IsAnyItemActive() && !presenter->animating());
     // Space and the arrows are the lecturer's: ImGui's keyboard navigation would also press
     // the focused button (the clock's Play) with them. Back on when the lesson ends.
@@ -308,7 +314,10 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   }
   ImGui::EndChild();
   ImGui::End();
-  if (options.status) draw_help_overlay(state);
+  if (options.status) {
+    draw_help_overlay(state);
+    draw_about_dialog();
+  }
   // A held slider, a playing clock or a sweeping length is one change still in progress.
   if (options.undo) options.undo->observe(state, !ImGui::IsAnyItemActive() && !state.playing && !state.animate_length);
   // What moves without input keeps the (otherwise sleeping) GUI drawing: a sweeping length,

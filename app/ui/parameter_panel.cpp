@@ -13,6 +13,7 @@
 #include "pe/models/hf_cache.hpp"
 #include "pe/scaling/scaling.hpp"
 #include "platform/host.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -144,7 +145,7 @@ void draw_config_loader(AppState& s) {
   }
   if (!s.config_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("Not loaded (previous config kept): %s", s.config_error.c_str());
+    text_wrapped("Not loaded (previous config kept): %s", s.config_error.c_str());
     ImGui::PopStyleColor();
   }
   const pe::RopeConfig& r = s.rope;
@@ -152,13 +153,13 @@ void draw_config_loader(AppState& s) {
   // Wrapped, not cut: at projector scales the panel is narrower than these lines.
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
   if (s.preset.empty() && s.recent_configs.empty())
-    ImGui::TextWrapped("custom parameters%s%s", model.empty() ? "" : ", based on ", model.c_str());
+    text_wrapped("custom parameters%s%s", model.empty() ? "" : ", based on ", model.c_str());
   else
-    ImGui::TextWrapped("%s", model.empty() ? "custom parameters" : model.c_str());
-  ImGui::TextWrapped("θ = %.6g, head_dim = %lld, rotary dims = %lld", r.theta, r.head_dim, r.rotary_dim());
-  ImGui::TextWrapped("max_position_embeddings = %lld, L_orig = %lld", r.max_position_embeddings, r.original_max_position_embeddings());
+    text_wrapped_unformatted(model.empty() ? "custom parameters" : model.c_str());
+  text_wrapped("θ = %.6g, head_dim = %lld, rotary dims = %lld", r.theta, r.head_dim, r.rotary_dim());
+  text_wrapped("max_position_embeddings = %lld, L_orig = %lld", r.max_position_embeddings, r.original_max_position_embeddings());
   if (r.scaling.type != pe::RopeType::Default)
-    ImGui::TextWrapped("scaling %s × %.4g (β %.3g/%.3g, freq factors %.3g/%.3g)", pe::to_string(r.scaling.type), r.scaling.factor,
+    text_wrapped("scaling %s × %.4g (β %.3g/%.3g, freq factors %.3g/%.3g)", pe::to_string(r.scaling.type), r.scaling.factor,
                        r.scaling.beta_fast, r.scaling.beta_slow, r.scaling.low_freq_factor, r.scaling.high_freq_factor);
   ImGui::PopStyleColor();
   if (!r.source.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.source.c_str());
@@ -281,7 +282,7 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
   if (!state_error.empty()) {
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("%s", state_error.c_str());
+    text_wrapped_unformatted(state_error.c_str());
     ImGui::PopStyleColor();
   }
   ImGui::PopItemWidth();

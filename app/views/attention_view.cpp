@@ -16,6 +16,7 @@
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 
@@ -149,7 +150,7 @@ void draw_attention_view(ViewContext& ctx) {
     ImGui::BeginGroup();
     if (!patterns[m].error.empty()) {
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
-      ImGui::TextWrapped("%s: %s", title.c_str(), patterns[m].error.c_str());
+      text_wrapped("%s: %s", title.c_str(), patterns[m].error.c_str());
       ImGui::PopTextWrapPos();
     } else {
       // Mean |i − j| under the attention weights: how far each method looks on average.

@@ -1,5 +1,6 @@
-// Seeds 000/001: each dimension pair is a clock hand rotated by p·θ_i. The hand's length
-// never changes (rotation preserves norms); only its direction encodes the position.
+// RoPE as clock hands (RoFormer, Su et al. 2021): each dimension pair is a hand rotated by
+// p·θ_i. The hand's length never changes (rotation preserves norms); only its direction
+// encodes the position.
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -13,13 +14,14 @@
 #include <sstream>
 #include "views/rope_table_common.hpp"
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 
 namespace {
 constexpr const char* kHandsNote =
     "x' = x·cos(pθ_i) − y·sin(pθ_i), y' = x·sin(pθ_i) + y·cos(pθ_i). Pair 0 turns 57.3° per position at any θ; "
-    "seed 000's \"30° per position\" is only an illustration. The hand's length never changes.";
+    "the \"30° per position\" of popular illustrations is only a picture. The hand's length never changes.";
 }  // namespace
 namespace {
 
@@ -76,8 +78,8 @@ void draw_clock_hands_view(ViewContext& ctx) {
     const std::string p_text = "p = " + std::to_string(s.position);
     same_line_if_fits(ImGui::CalcTextSize(p_text.c_str()).x);
     ImGui::TextUnformatted(p_text.c_str());
-    same_line_if_fits(button_width("Seed 001 example"));
-    if (ImGui::Button("Seed 001 example")) {
+    same_line_if_fits(button_width("d = 4 example"));
+    if (ImGui::Button("d = 4 example")) {
       // d = 4, p = 1, θ = 10000, q = [0.8, 0.3, −0.5, 0.2], interleaved pairs.
       s.rope = pe::load_preset(pe::kTeachingPreset);
       s.rope.head_dim = 4;
@@ -90,7 +92,7 @@ void draw_clock_hands_view(ViewContext& ctx) {
       s.playing = false;
     }
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Seed 001's worked example: d = 4, p = 1, θ = 10000, q = [0.8, 0.3, −0.5, 0.2].");
+      ImGui::SetTooltip("The worked example with d = 4: p = 1, θ = 10000, q = [0.8, 0.3, −0.5, 0.2], interleaved pairs.");
   }
   if (s.playing) request_frame();  // the hands move on their own: keep the GUI drawing
   if (s.playing && last_time >= 0.0) {
@@ -162,7 +164,7 @@ void draw_clock_hands_view(ViewContext& ctx) {
     }
   }
 
-  // Step-by-step numbers (seed 001's worked example is pairs 0 and 1 at d = 4, p = 1).
+  // Step-by-step numbers (the d = 4 worked example is pairs 0 and 1 at p = 1).
   // All nine columns when they fit; at projector scales the six a student needs; in a
   // narrow (portrait) window five, fewer decimals (the dials show |pair|).
   const float em = ImGui::GetFontSize();
@@ -194,8 +196,8 @@ void draw_clock_hands_view(ViewContext& ctx) {
   }
   if (rotary_dim == 4 && s.position == 1 && s.rope.theta == 10000.0 && v.size() == 4 && v[0] == 0.8 && v[1] == 0.3 &&
       v[2] == -0.5 && v[3] == 0.2) {
-    ImGui::TextWrapped("Exact: q' = [%.5f, %.5f, %.5f, %.5f]. Seed 001 prints [0.179, 0.836, −0.502, 0.195]: it rounds cos 1 and sin 1 "
-                "to 3 decimals before multiplying.",
+    text_wrapped("Exact: q' = [%.5f, %.5f, %.5f, %.5f]. The often printed [0.179, 0.836, −0.502, 0.195] comes from rounding "
+                "cos 1 and sin 1 to 3 decimals before multiplying.",
                 rotated[0], rotated[1], rotated[2], rotated[3]);
   }
   teaching_note(kHandsNote);

@@ -1,6 +1,7 @@
-// SEED-ERRATA 3 and 8: seed 004's "RoPE" mixes a half-split cache with interleaved pairing;
-// seed 001's mixes an interleaved cache with a half-split rotate_half (the mirror image).
-// Either, chosen by `mistake`, side by side with the real rotation: the norm is no longer
+// Two convention-mixing RoPE bugs common in tutorial notebooks: a half-split cache
+// (cat(freqs, freqs), as transformers builds it for rotate_half) read with interleaved pairs
+// (as RoFormer and Meta's LLaMA reference pair dims), and its mirror image, an interleaved
+// cache (repeat_interleave) with a half-split rotate_half. Either, chosen by `mistake`, side by side with the real rotation: the norm is no longer
 // kept, and the score of the same two vectors depends on where they sit, not only on
 // their distance.
 #include <algorithm>
@@ -12,47 +13,51 @@
 
 #include "pe/encodings/angle_table.hpp"
 #include "pe/encodings/rope.hpp"
-#include "pe/analysis/seed001_mix.hpp"
+#include "pe/analysis/interleaved_cache_mix.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"
 
 namespace app {
 namespace {
 
-// One seed's convention mix and the rotation it should have been (the fix that keeps the
-// seed's pairing: seed 004 pairs interleaved, seed 001's rotate_half pairs half-split).
+// One convention mix and the rotation it should have been (the fix that keeps the code's
+// pairing: the half-split cache mix pairs interleaved, the interleaved cache mix's rotate_half
+// pairs half-split).
 struct ConventionMix {
   const char* label;        // legend
   pe::PairConvention fixed;  // the real rotation it is compared with
   Eigen::VectorXd (*apply)(const Eigen::Ref<const Eigen::VectorXd>&, double, const Eigen::ArrayXd&);
   void (*apply_with_angles)(const pe::AngleTable&, long long, const double*, double*);  // the same, from a table row
-  const char* quote;        // the seed's own lines
+  const char* quote;        // the buggy code's lines
   const char* note;
   const char* short_note;   // when space is tight
 };
 
 const ConventionMix& convention_mix(const AppState& s) {
-  static const ConventionMix seed004{
-      "seed 004's mixed tables", pe::PairConvention::Interleaved, pe::apply_seed004_mixed_tables, pe::seed004_mix_with_angles,
-      "Seed 004's code:  emb = torch.cat((freqs, freqs), dim=-1)  …  x1 = x[..., ::2];  x2 = x[..., 1::2];  "
+  static const ConventionMix half_split_cache{
+      "half-split cache, interleaved pairs", pe::PairConvention::Interleaved, pe::apply_half_split_cache_mix,
+      pe::half_split_cache_mix_with_angles,
+      "The buggy code:  emb = torch.cat((freqs, freqs), dim=-1)  …  x1 = x[..., ::2];  x2 = x[..., 1::2];  "
       "[x1 * cos[..., ::2] - x2 * sin[..., ::2],  x1 * sin[..., 1::2] + x2 * cos[..., 1::2]]",
-      "Seed 004 builds its cache as cat(freqs, freqs) (half-split layout) but pairs dims (2i, 2i+1) and reads "
-      "cos[..., ::2] with sin[..., 1::2]: pair i gets cos of θ_{2i mod d/2} and sin of θ_{2i+1 mod d/2}. That matrix is "
-      "not a rotation (determinant cos(α − β)), frequencies repeat, and position leaks into the score. Use one layout "
-      "consistently: interleaved pairs with repeat_interleave'd tables, or half-split pairs with rotate_half.",
-      "Seed 004: half-split cache, interleaved pairs — not a rotation (SEED-ERRATA 3)."};
-  static const ConventionMix seed001{
-      "seed 001's mixed tables", pe::PairConvention::HalfSplit, pe::apply_seed001_mixed_tables, pe::seed001_mix_with_angles,
-      "Seed 001's code:  emb = freqs.repeat_interleave(2, dim=-1)  …  x1 = x[..., : x.shape[-1] // 2];  "
+      "This common notebook code builds its cache as cat(freqs, freqs) (the half-split layout of transformers' "
+      "rotate_half) but pairs dims (2i, 2i+1) and reads cos[..., ::2] with sin[..., 1::2]: pair i gets cos of "
+      "θ_{2i mod d/2} and sin of θ_{2i+1 mod d/2}. That matrix is not a rotation (determinant cos(α − β)), frequencies "
+      "repeat, and position leaks into the score. Use one layout consistently: interleaved pairs with "
+      "repeat_interleave'd tables, or half-split pairs with rotate_half.",
+      "Half-split cache, interleaved pairs — not a rotation."};
+  static const ConventionMix interleaved_cache{
+      "interleaved cache, half-split rotate_half", pe::PairConvention::HalfSplit, pe::apply_interleaved_cache_mix,
+      pe::interleaved_cache_mix_with_angles,
+      "The buggy code:  emb = freqs.repeat_interleave(2, dim=-1)  …  x1 = x[..., : x.shape[-1] // 2];  "
       "x2 = x[..., x.shape[-1] // 2 :];  return torch.cat([-x2, x1], dim=-1)  — its comment promises [-x1, x0, -x3, x2, …]; "
       "the code does not compute that.",
-      "Seed 001 is the mirror image (SEED-ERRATA 8): its cache is repeat_interleave'd (θ₀, θ₀, θ₁, θ₁, …, the interleaved "
-      "layout) but rotate_half swaps the halves (the half-split pairing), so dim j turns with θ_{j//2} and its partner "
-      "j + d/2 with θ_{(j+d/2)//2}. Not a rotation: with the seed's q at p = 1, 3, 100 the norm 1.00995 becomes 1.00541, "
-      "0.94670, 0.78272. Fix it either way: cat(freqs, freqs) keeps rotate_half (what Hugging Face does), or an "
-      "interleaved rotate_half keeps the cache.",
-      "Seed 001: interleaved cache, half-split rotate_half — not a rotation (SEED-ERRATA 8)."};
-  return s.mistake == "seed-001" ? seed001 : seed004;
+      "Another common notebook version is the mirror image: its cache is repeat_interleave'd (θ₀, θ₀, θ₁, θ₁, …, the "
+      "interleaved layout) but rotate_half swaps the halves (the half-split pairing), so dim j turns with θ_{j//2} and "
+      "its partner j + d/2 with θ_{(j+d/2)//2}. Not a rotation: with the worked example's q = [0.8, 0.3, −0.5, 0.2] at "
+      "p = 1, 3, 100 the norm 1.00995 becomes 1.00541, 0.94670, 0.78272. Fix it either way: cat(freqs, freqs) keeps "
+      "rotate_half (what Hugging Face does), or an interleaved rotate_half keeps the cache.",
+      "Interleaved cache, half-split rotate_half — not a rotation."};
+  return s.mistake == "interleaved-cache" ? interleaved_cache : half_split_cache;
 }
 
 }  // namespace
@@ -63,7 +68,7 @@ void draw_common_mistake_view(ViewContext& ctx) {
   const auto& inv_freq = ctx.derived.rope.inv_freq;
   const long long dim = s.rope.head_dim;
   if (2 * inv_freq.size() != dim) {
-    teaching_note("Seed 004's code rotates every dimension; with partial rotary (this configuration rotates only some) "
+    teaching_note("The mixed code rotates every dimension; with partial rotary (this configuration rotates only some) "
                   "there is no like-for-like comparison. Choose a fully rotary preset.");
     return;
   }
@@ -71,13 +76,14 @@ void draw_common_mistake_view(ViewContext& ctx) {
   if (ctx.show_widgets()) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("mistake");
-    for (const char* choice : {"seed-004", "seed-001"}) {
+    for (const char* choice : {"half-split-cache", "interleaved-cache"}) {
       ImGui::SameLine();
       if (ImGui::RadioButton(choice, s.mistake == choice)) ctx.state.mistake = choice;
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("mistake = %s: %s", choice,
-                          std::string(choice) == "seed-004" ? "half-split cache, interleaved pairs (SEED-ERRATA 3)"
-                                                            : "interleaved cache, half-split rotate_half (SEED-ERRATA 8)");
+                          std::string(choice) == "half-split-cache"
+                              ? "a cat(freqs, freqs) cache (half-split layout) read with interleaved pairs (2i, 2i+1)"
+                              : "a repeat_interleave'd cache (interleaved layout) with a half-split rotate_half");
     }
   }
   const std::vector<double> v = effective_vector(s);
@@ -130,7 +136,7 @@ void draw_common_mistake_view(ViewContext& ctx) {
     }
   }
 
-  // The seed's own lines above the plots and the explanation below them, as long as the two
+  // The buggy code's lines above the plots and the explanation below them, as long as the two
   // rows of plots keep room for their titles, ticks and curves (about 8 text lines each);
   // otherwise the one-line summary alone (projector scales in a small window).
   const float avail_h = ImGui::GetContentRegionAvail().y;
@@ -154,8 +160,7 @@ void draw_common_mistake_view(ViewContext& ctx) {
     const auto& scores = side == 0 ? ok_score : bad_score;
     if (plot::begin_plot(side == 0 ? "##mistake-ok" : "##mistake-bad", {half_w, bottom_h},
                          {.title = side == 0 ? "RoPE: ⟨q(m), k(m+Δ)⟩/d for three anchors m — one curve"
-                         : s.mistake == "seed-001" ? "Seed 001: the anchors disagree — not relative"
-                                                   : "Seed 004: the anchors disagree — not relative"})) {
+                                   : "Mixed tables: the anchors disagree — not relative"})) {
       plot::setup_axes({.label = "relative distance Δ"}, {.label = "score / d"});
       for (std::size_t a = 0; a < anchors.size() && a < scores.size(); ++a) {
         const std::string label = "m = " + std::to_string(anchors[a]);
@@ -176,7 +181,7 @@ std::string common_mistake_csv(const AppState& s, const Derived& d) {
   const std::vector<double> v = effective_vector(s);
   const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size()));
   if (2 * inv.size() != x.size()) throw std::runtime_error("common-mistake needs a fully rotary configuration");
-  out << "position,rope_norm_ratio," << (s.mistake == "seed-001" ? "seed001" : "seed004") << "_norm_ratio\n";
+  out << "position,rope_norm_ratio," << (s.mistake == "interleaved-cache" ? "interleaved_cache" : "half_split_cache") << "_norm_ratio\n";
   for (long long p = 0; p < std::clamp<long long>(s.length, 2, 512); ++p)
     out << p << ',' << csv_number(pe::apply_rope(x, double(p), inv, mix.fixed).norm() / x.norm()) << ','
         << csv_number(mix.apply(x, double(p), inv).norm() / x.norm()) << "\n";
@@ -184,10 +189,10 @@ std::string common_mistake_csv(const AppState& s, const Derived& d) {
 }
 
 std::vector<std::string> common_mistake_formula(const AppState& s, const Derived&) {
-  if (s.mistake == "seed-001")
-    return {"seed 001: cos = repeat_interleave(f, 2),  rotate_half = cat(−x[d/2:], x[:d/2])  →  dim j turns with f_{j//2}, its partner j + d/2 with f_{(j+d/2)//2}",
+  if (s.mistake == "interleaved-cache")
+    return {"interleaved cache: cos = repeat_interleave(f, 2),  rotate_half = cat(−x[d/2:], x[:d/2])  →  dim j turns with f_{j//2}, its partner j + d/2 with f_{(j+d/2)//2}",
             "a rotation needs both dims of a pair turned by the SAME angle: cos² + sin² = 1, so norms are kept"};
-  return {"seed 004: cos = cat(f, f)[..., ::2],  sin = cat(f, f)[..., 1::2]  →  pair i gets cos(p·f_{2i mod d/2}), sin(p·f_{(2i+1) mod d/2})",
+  return {"half-split cache: cos = cat(f, f)[..., ::2],  sin = cat(f, f)[..., 1::2]  →  pair i gets cos(p·f_{2i mod d/2}), sin(p·f_{(2i+1) mod d/2})",
           "a rotation needs cos and sin of the SAME angle: cos² + sin² = 1, so norms are kept"};
 }
 
@@ -199,7 +204,7 @@ const ViewInfo& common_mistake_view() {
   static const ViewInfo info{
       .name = "common-mistake",
       .title = "Common mistake",
-      .summary = "Seed 004's mixed cos/sin tables beside the real rotation: norms and relativity break",
+      .summary = "A common notebook RoPE that mixes the two pair layouts, beside the real rotation: norms and relativity break",
       .group = "RoPE",
       .draw = draw_common_mistake_view,
       .csv = common_mistake_csv,

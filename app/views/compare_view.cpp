@@ -14,6 +14,7 @@
 #include <sstream>
 #include "views/scaling_methods.hpp"
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -189,7 +190,7 @@ void draw_compare_view(ViewContext& ctx) {
     }
   } else {
     ImGui::BeginChild("##diff-note", {half_w, bottom_h}, true);
-    ImGui::TextWrapped("A has %lld rotating pairs, B has %lld: the table difference needs equal dimensions. The curves on the right "
+    text_wrapped("A has %lld rotating pairs, B has %lld: the table difference needs equal dimensions. The curves on the right "
                        "compare them anyway.", (long long)fa.size(), (long long)fb.size());
     ImGui::EndChild();
   }

@@ -1,5 +1,6 @@
-// The seeds' comparison tables (seed 004 §6, seed 002's trade-offs, seed 001's
-// generations incl. ALiBi) beside what pe-viz measures for the current d and L.
+// The comparison table positional-encoding tutorials print (parameters, memory, relative
+// position, extrapolation, cost of sinusoidal, learned, RoPE and ALiBi) beside what pe-viz
+// measures for the current d and L.
 #include <imgui.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <sstream>
 #include "pe/encodings/alibi.hpp"
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 
@@ -37,23 +39,26 @@ namespace {
 
 constexpr const char* kNames[4] = {"sinusoidal", "learned", "RoPE", "ALiBi"};
 
-// What the seeds' tables say, per method (an em dash where a seed has no entry).
+// What tutorials' comparison tables commonly claim, per method (an em dash where they say
+// nothing; several claims where they disagree). Vaswani et al. 2017 (§3.5) hoped sinusoids
+// "may allow the model to extrapolate"; RoFormer (Su et al. 2021) claims "the flexibility of
+// sequence length"; ALiBi is Press et al. 2022.
 struct Claim {
   const char* property;
-  const char* seeds[4];
+  const char* claims[4];
 };
 constexpr Claim kClaims[] = {
     {"Trainable parameters",
-     {"seed 004: None (fixed)", "seed 004: max_len × d_model", "seed 004: None (fixed)\nseed 002: No extra params", "seed 001: No learned params"}},
+     {"None (fixed)", "max_len × d_model", "None (fixed)\nNo extra params", "No learned params"}},
     {"Memory",
-     {"seed 004: Low (cache)\nseed 002 (fixed PE): Extra parameters", "seed 004: High", "seed 004: Low (cache)", "—"}},
+     {"Low (cache)\nalso: Extra parameters", "High", "Low (cache)", "—"}},
     {"Relative position",
-     {"seed 004: Implicit\nseed 001: Weaker at relative positions", "seed 004: Absolute only", "seed 004: Explicit in QK^T\nseed 001: Perfect relative positions",
-      "seed 001: Adds a bias to attention scores based on distance"}},
+     {"Implicit\nWeaker at relative positions", "Absolute only", "Explicit in QK^T\nPerfect relative positions",
+      "Adds a bias to attention scores based on distance"}},
     {"Past the training length",
-     {"seed 004: Excellent extrapolation\nseed 001: Works for any length\nseed 002 (fixed PE): Poor", "seed 004: Poor\nseed 001: Can't handle sequences longer than training",
-      "seed 004: Excellent extrapolation\nseed 001: any length\nseed 002: Good", "—"}},
-    {"Computation", {"seed 004: Low", "seed 004: Low", "seed 004: Medium", "seed 001: Very fast"}},
+     {"Excellent extrapolation\nWorks for any length\nalso: Poor", "Poor\nCan't handle sequences longer than training",
+      "Excellent extrapolation\nAny length\nGood", "—"}},
+    {"Computation", {"Low", "Low", "Medium", "Very fast"}},
 };
 
 std::string with_commas(long long v) {
@@ -74,7 +79,7 @@ std::string fmt(const char* f, double v) {
 
 struct Cell {
   std::string text;
-  bool contradicts = false;  // the measurement contradicts a seed's claim in this cell
+  bool contradicts = false;  // the measurement contradicts a claim in this cell
 };
 
 // Measured text per property (rows of kClaims) and method.
@@ -85,8 +90,8 @@ std::array<std::array<Cell, 4>, 5> measured_cells(const std::array<pe::MethodMea
   c[0][1] = {Ld + " = " + with_commas(r[1].trainable_parameters)};
   c[0][2] = {"0"};
   c[0][3] = {"0"};
-  // Seed 002 gives fixed (sinusoidal) PE "extra parameters": it has none.
-  c[1][0] = {with_commas(r[0].cached_values) + " values cached (L × d), 0 trained; 002's \"extra parameters\" is wrong", true};
+  // Some tables give fixed (sinusoidal) PE "extra parameters": it has none.
+  c[1][0] = {with_commas(r[0].cached_values) + " values cached (L × d), 0 trained; \"extra parameters\" is wrong", true};
   c[1][1] = {with_commas(r[1].trainable_parameters) + " values, all trained (plus their gradients and optimizer state)"};
   c[1][2] = {with_commas(r[2].cached_values) + " values cached (cos and sin, L × d/2 each), 0 trained: as many as learned's"};
   c[1][3] = {with_commas(r[3].cached_values) + " slopes (one per head); the bias is computed on the fly"};
@@ -110,7 +115,7 @@ std::array<std::array<Cell, 4>, 5> measured_cells(const std::array<pe::MethodMea
                                 " were never trained on, and\n" + fmt("%.1f%%", 100 * x.unseen_angle_fraction) +
                                 " of the angles at 2L are unseen in training (" +
                                 std::to_string(x.pairs_with_unseen) + " of " + std::to_string(x.pairs) + " pairs)" +
-                                (m == 2 && unseen ? ": not \"excellent\" (SEED-ERRATA 5)" : unseen ? ": not \"excellent\"" : ""),
+                                (unseen ? ": not \"excellent\"" : ""),
                             unseen};
   }
   c[3][1] = {"no embedding exists: " + r[1].past_training_error};
@@ -124,7 +129,7 @@ std::array<std::array<Cell, 4>, 5> measured_cells(const std::array<pe::MethodMea
 }
 
 // Horizontal bars (names and values stay readable however narrow the chart is), each
-// labelled "method: value" above its bar; linear axis, as seed 004's plot.
+// labelled "method: value" above its bar; linear axis.
 void parameter_bars(const std::array<pe::MethodMeasurement, 4>& r, const pe::MethodComparisonParams& p, ImVec2 size) {
   double top = 1;
   for (const auto& x : r) top = std::max(top, double(x.trainable_parameters));
@@ -176,31 +181,31 @@ void draw_comparison_view(ViewContext& ctx) {
   const auto& result = m.result;
   const auto& cells = m.cells;
   const ImVec4 bad(0.85f, 0.25f, 0.2f, 0.22f);
-  // One property's two rows ("seeds say", "measured"), or all of them.
+  // One property's two rows ("often claimed", "measured"), or all of them.
   auto table_rows = [&](std::size_t first, std::size_t last, bool property_column) {
     for (std::size_t row = first; row < last; ++row) {
       ImGui::TableNextRow();
       int col = 0;
       if (property_column) {
         ImGui::TableSetColumnIndex(col++);
-        ImGui::TextWrapped("%s", kClaims[row].property);
+        text_wrapped_unformatted(kClaims[row].property);
       }
       ImGui::TableSetColumnIndex(col);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-      ImGui::TextWrapped("seeds say");
+      text_wrapped("often claimed");
       for (int m = 0; m < 4; ++m) {
         ImGui::TableSetColumnIndex(col + 1 + m);
-        ImGui::TextWrapped("%s", kClaims[row].seeds[m]);
+        text_wrapped_unformatted(kClaims[row].claims[m]);
       }
       ImGui::PopStyleColor();
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(col);
-      ImGui::TextWrapped("measured");
+      text_wrapped("measured");
       for (int m = 0; m < 4; ++m) {
         ImGui::TableSetColumnIndex(col + 1 + m);
         const Cell& c = cells[row][std::size_t(m)];
         if (c.contradicts) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, ImGui::GetColorU32(bad));
-        ImGui::TextWrapped("%s", c.text.c_str());
+        text_wrapped_unformatted(c.text.c_str());
       }
     }
   };
@@ -216,7 +221,7 @@ void draw_comparison_view(ViewContext& ctx) {
   };
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
   const std::string note =
-      "Red cells: the measurement contradicts a seed. Relative check: random content vectors x, x' at positions m and m+Δ "
+      "Red cells: the measurement contradicts the claim above it. Relative check: random content vectors x, x' at positions m and m+Δ "
       "(additive methods add the position vector; RoPE rotates; ALiBi adds −slope·|Δ|), max over " + std::to_string(params.trials) +
       " random (x, x', m, Δ) with m + Δ < " + std::to_string(result[0].positions_checked) + ". "
       "\"Unseen\" angles: past L the slow pairs reach rotation angles training never produced (extrapolation view), which is "
@@ -253,15 +258,15 @@ void draw_comparison_view(ViewContext& ctx) {
     } else {
       const float w = std::min(avail.x, 30 * ImGui::GetFontSize());
       parameter_bars(result, params, {w, std::min(ImGui::GetContentRegionAvail().y - 2 * ImGui::GetTextLineHeightWithSpacing(), w * 0.6f)});
-      ImGui::TextWrapped("Seed 004's own example: 512 × 768 = %s.", with_commas(512LL * 768).c_str());
+      text_wrapped("BERT-base's table (Devlin et al. 2019): 512 × 768 = %s.", with_commas(512LL * 768).c_str());
     }
     return;
   }
 
   const float top = ImGui::GetCursorPosY();
-  ImGui::TextWrapped("Measured for d = head_dim = %lld, training length L = learned_max_len = %lld (set both in the panel), θ = %g, "
-                     "ALiBi head %lld of %lld (slope %g). Each \"seeds say\" row quotes the seeds' tables (000-004); the "
-                     "\"measured\" row below it is computed now.",
+  text_wrapped("Measured for d = head_dim = %lld, training length L = learned_max_len = %lld (set both in the panel), θ = %g, "
+                     "ALiBi head %lld of %lld (slope %g). Each \"often claimed\" row gathers what tutorials' comparison tables "
+                     "say; the \"measured\" row below it is computed now.",
                      params.dim, params.max_len, params.theta, std::clamp<long long>(s.head, 1, s.heads), s.heads, params.alibi_slope);
   // Narrow: the chart goes under the table.
   const bool narrow = ctx.size.x < 60 * ImGui::GetFontSize();
@@ -281,7 +286,7 @@ void draw_comparison_view(ViewContext& ctx) {
   ImGui::BeginGroup();
   parameter_bars(result, params, {chart_w, chart_h});
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + chart_w);
-  ImGui::TextWrapped("Seed 004's own example: 512 × 768 = %s learned parameters; sinusoidal, RoPE and ALiBi have none.",
+  text_wrapped("BERT-base's table (Devlin et al. 2019): 512 × 768 = %s learned parameters; sinusoidal, RoPE and ALiBi have none.",
                      with_commas(512LL * 768).c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
@@ -353,7 +358,7 @@ const ViewInfo& comparison_view() {
   static const ViewInfo info{
       .name = "comparison",
       .title = "Comparison",
-      .summary = "The seeds' comparison table, measured for the current d and max_len",
+      .summary = "The comparison table tutorials print, every claim measured for the current d and max_len",
       .group = "Attention",
       .draw = draw_comparison_view,
       .csv = comparison_csv,

@@ -13,6 +13,7 @@
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -109,7 +110,7 @@ void draw_conventions_view(ViewContext& ctx) {
   try {
     check = pe::convention_check(s.rope.theta, d, s.seed, s.position, kDeltas);
   } catch (const std::exception& e) {
-    ImGui::TextWrapped("%s", e.what());
+    text_wrapped_unformatted(e.what());
     return;
   }
   double worst = 0, mixed_gap = 0;
@@ -140,7 +141,7 @@ void draw_conventions_view(ViewContext& ctx) {
                                        "trained scores.", mixed_gap);
   const char* note = "The two layouts are the same RoPE with the dimensions renamed: converting Meta's LLaMA weights to Hugging Face "
                      "permutes the rows of W_q and W_k exactly like the lines above. Rotating half-split-trained vectors with "
-                     "interleaved pairing (or seed 004's code, which builds half-split tables and pairs interleaved) turns the wrong "
+                     "interleaved pairing (or the common notebook code that builds half-split tables and pairs interleaved) turns the wrong "
                      "dims together: the scores are not the ones the model was trained with. At Δ = 0 every version gives q·k.";
   const char* short_note = "Same RoPE, dims renamed: Meta → Hugging Face conversion permutes W_q, W_k rows like the lines above. "
                            "Mixing the pairings gives scores the model was never trained with.";
@@ -148,7 +149,7 @@ void draw_conventions_view(ViewContext& ctx) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
   const float width = ImGui::GetContentRegionAvail().x;
-  auto text_h = [&](const char* t) { return ImGui::CalcTextSize(t, nullptr, false, width).y + style.ItemSpacing.y; };
+  auto text_h = [&](const char* t) { return wrapped_text_size(t, width).y + style.ItemSpacing.y; };
   const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
   // Level 0: everything; 1: four distances and the short note; 2: also no intro and no note.
   const std::vector<long long> few = {0, 1, 10, 1000};
@@ -163,10 +164,10 @@ void draw_conventions_view(ViewContext& ctx) {
   const std::vector<long long>& shown = level == 0 ? kDeltas : few;
   const float plot_h = std::max(avail - below(level), 5.0f * line_h);
 
-  ImGui::TextWrapped("%s", top.c_str());
+  text_wrapped_unformatted(top.c_str());
   wiring_plot({width, plot_h}, drawn);
-  ImGui::TextWrapped("%s", bottom.c_str());
-  if (level < 2) ImGui::TextWrapped("%s", intro);
+  text_wrapped_unformatted(bottom.c_str());
+  if (level < 2) text_wrapped_unformatted(intro);
   if (ImGui::BeginTable("##conv-scores", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("Δ = n − m");
     ImGui::TableSetupColumn("interleaved:\nseeded q, k");
@@ -192,8 +193,8 @@ void draw_conventions_view(ViewContext& ctx) {
     }
     ImGui::EndTable();
   }
-  ImGui::TextWrapped("%s", equal);
-  ImGui::TextWrapped("%s", mixed);
+  text_wrapped_unformatted(equal);
+  text_wrapped_unformatted(mixed);
   if (level < 2) teaching_note(level == 0 ? note : short_note);
 }
 

@@ -1,4 +1,4 @@
-// SEED-ERRATA 5, measured: past the training length the slow pairs reach rotation angles
+// "RoPE extrapolates", measured: past the training length the slow pairs reach rotation angles
 // never seen in training. Shows which (pair, position) angles are unseen, per method, and
 // the relative-score curves past L_train.
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include "views/scaling_methods.hpp"
 #include "pe/analysis/theta_bounds.hpp"
 #include "views/view.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -172,11 +173,11 @@ void draw_extrapolation_view(ViewContext& ctx) {
     }
   }
   if (length == s.length) {
-    ImGui::TextWrapped("L_train = %lld (training), L = %lld (inference, the length slider) = %.3g× L_train", train_length,
+    text_wrapped("L_train = %lld (training), L = %lld (inference, the length slider) = %.3g× L_train", train_length,
                        length, double(length) / double(train_length));
   } else {
     // The slider is within training, where every angle was seen: show what lies beyond.
-    ImGui::TextWrapped("L_train = %lld (training); the length slider (L = %lld) is within it, where every angle was seen, so "
+    text_wrapped("L_train = %lld (training); the length slider (L = %lld) is within it, where every angle was seen, so "
                        "this view shows L = %lld = %.3g× L_train. The buttons or the slider set L.",
                        train_length, s.length, length, double(length) / double(train_length));
   }
@@ -205,7 +206,7 @@ void draw_extrapolation_view(ViewContext& ctx) {
   if (!rows.empty()) {
     const auto& r = rows.front().r;
     const std::string first = r.pairs_with_unseen > 0 ? " (first: pair " + std::to_string(r.first_unseen_pair) + ")" : "";
-    ImGui::TextWrapped("Plain RoPE at L = %lld: %lld of %lld pairs meet unseen angles%s; %.2f%% of all (pair, position) "
+    text_wrapped("Plain RoPE at L = %lld: %lld of %lld pairs meet unseen angles%s; %.2f%% of all (pair, position) "
                        "angles are unseen.",
                        length, r.pairs_with_unseen, pairs, first.c_str(), 100.0 * r.mean_unseen_fraction);
   }
@@ -214,7 +215,7 @@ void draw_extrapolation_view(ViewContext& ctx) {
   const long long critical =
       ctx.derived.rope.rotary_dim >= 2 ? pe::critical_dimension(s.rope.theta, ctx.derived.rope.rotary_dim, train_length) / 2 : 0;
   const char* const note = "Pairs whose wavelength exceeds L_train never completed a turn in training; past L_train they rotate into angles the "
-                "model never saw. Seeds 000–004 say RoPE \"extrapolates excellently\": the yellow region says where it cannot.";
+                "model never saw. Tutorials often say RoPE \"extrapolates excellently\": the yellow region says where it cannot (Press et al. 2022, Chen et al. 2023).";
 
   const float note_h = teaching_note_height(note);
   const float avail = ImGui::GetContentRegionAvail().y - note_h;

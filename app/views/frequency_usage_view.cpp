@@ -27,6 +27,7 @@
 #include "views/multimodal_common.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -285,7 +286,7 @@ void how_to_load(ViewContext& ctx, const char* lead) {
                                        "A model in your Hugging Face cache needs the desktop app: pe-viz --weights ORG/NAME."};
   for (const char* way : ways) {
     ImGui::Bullet();
-    ImGui::TextWrapped("%s", way);
+    text_wrapped_unformatted(way);
   }
   ImGui::Spacing();
   ImGui::TextDisabled("Only the q and k projections are read, straight from the memory-mapped files: safetensors in F32, F16, BF16 "

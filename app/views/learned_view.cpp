@@ -1,5 +1,5 @@
 // Learned absolute embeddings (BERT, GPT-2): a max_len × d table. Positions past max_len
-// have no row — the seed notebook's extrapolation test fails exactly there.
+// have no row — a notebook's extrapolation test of a learned table fails exactly there.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -13,6 +13,7 @@
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -67,7 +68,7 @@ void draw_learned_view(ViewContext& ctx) {
   }
   if (!table) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("%s", error.c_str());
+    text_wrapped_unformatted(error.c_str());
     ImGui::PopStyleColor();
     return;
   }
@@ -98,7 +99,7 @@ void draw_learned_view(ViewContext& ctx) {
       plot::plot_xband("no rows: positions ≥ max_len", double(table->max_len()) - 0.5, double(s.length) - 0.5,
                        IM_COL32(200, 60, 60, 70));
       plot::plot_vline("max_len", double(table->max_len()) - 0.5, {.color = IM_COL32(220, 70, 60, 255), .thickness = 2.0f});
-      // Said in words inside the band (seed 004 §3), when the band is wide enough for them.
+      // Said in words inside the band, when the band is wide enough for them.
       const char* const missing = "no embedding exists here";
       const double band = double(s.length - table->max_len()) / double(s.length) * ctx.size.x * 0.85;
       const float text_w = ImGui::CalcTextSize(missing).x;

@@ -17,6 +17,7 @@
 #include "views/multimodal_common.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -472,7 +473,7 @@ void draw_mrope_positions_view(ViewContext& ctx) {
     draw_patch_grid("##mrope-grid", {w, h}, p, x, false, s, cmap);
     ImGui::SameLine();
     draw_patch_grid("##flat-grid", {w, h}, p, x, true, s, cmap);
-    for (const auto& l : lines) ImGui::TextWrapped("%s", l.c_str());
+    for (const auto& l : lines) text_wrapped_unformatted(l.c_str());
   }
   if (!note.empty()) teaching_note(note.c_str());
 }

@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "pe/base/errors.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -219,7 +220,7 @@ float plot_height_for(float data_lines) {
 
 void error_text(const std::string& message) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-  ImGui::TextWrapped("%s", message.c_str());
+  text_wrapped_unformatted(message.c_str());
   ImGui::PopStyleColor();
 }
 

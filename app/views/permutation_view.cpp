@@ -1,4 +1,4 @@
-// Seeds 000/001's permutation problem, measured: "the dog bit the man" and "the man bit
+// The permutation problem of attention without positions, measured: "the dog bit the man" and "the man bit
 // the dog" under attention with no positions give the same matrix with rows and columns
 // reordered (exactly), so every word gets the same output in both sentences; each
 // position method breaks that.
@@ -17,6 +17,7 @@
 #include <sstream>
 #include "pe/encodings/alibi.hpp"
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 
@@ -46,7 +47,7 @@ std::string format_difference(double v) {
 }
 
 // Table cells wrap their text rather than letting the cell edge cut it.
-void wrapped(const char* text) { ImGui::TextWrapped("%s", text); }
+void wrapped(const char* text) { text_wrapped_unformatted(text); }
 
 ImU32 readable_text_on(ImU32 bg) {
   const double r = (bg >> IM_COL32_R_SHIFT & 0xff) / 255.0, g = (bg >> IM_COL32_G_SHIFT & 0xff) / 255.0,
@@ -82,7 +83,7 @@ void matrix_table(const char* id, const std::string& title, const std::vector<st
   const float row_h = std::max(ImGui::GetTextLineHeight(), std::min(cell_w * 0.7f, ImGui::GetTextLineHeight() * 2.0f));
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(label_w + cell_w * float(n), width));
-  ImGui::TextWrapped("%s", title.c_str());
+  text_wrapped_unformatted(title.c_str());
   ImGui::PopTextWrapPos();
   if (ImGui::BeginTable(id, int(n) + 1, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoHostExtendX)) {
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, label_w - 2 * style.CellPadding.x);
@@ -149,7 +150,7 @@ void draw_permutation_view(ViewContext& ctx) {
     ImGui::SetNextItemWidth(w);
     ImGui::InputText("sentence B (tokens_b)", &s.tokens_b);
   } else {
-    ImGui::TextWrapped("Sentence A: \"%s\"     Sentence B: \"%s\"", s.tokens.c_str(), s.tokens_b.c_str());
+    text_wrapped("Sentence A: \"%s\"     Sentence B: \"%s\"", s.tokens.c_str(), s.tokens_b.c_str());
   }
   const auto a = split_tokens(s.tokens), b = split_tokens(s.tokens_b);
   for (const auto* t : {&a, &b})
@@ -183,7 +184,7 @@ void draw_permutation_view(ViewContext& ctx) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The window is too small for everything at this UI scale: one part at a time.");
   }
   if (!paged || page == 4)
-    ImGui::TextWrapped("d = %lld (min(head_dim %lld, %lld)): one seeded vector per distinct word, q, k, v by seeded random %lld × %lld "
+    text_wrapped("d = %lld (min(head_dim %lld, %lld)): one seeded vector per distinct word, q, k, v by seeded random %lld × %lld "
               "matrices; no causal mask.",
               dim, s.rope.head_dim, pe::kPermutationDemoMaxDim, dim, dim);
   if (ctx.show_widgets() && (!paged || page <= 1)) {
@@ -213,7 +214,7 @@ void draw_permutation_view(ViewContext& ctx) {
   } else if (!r.error.empty()) {
     ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%s: %s", kMethodLabels[method], r.error.c_str());
     if (r.method == pe::AttentionMethod::Learned)
-      teaching_note("The learned table has no row for these positions: raise learned_max_len in the panel (seed 004 §3).");
+      teaching_note("The learned table has no row for these positions: raise learned_max_len in the panel.");
   } else {
     double vmax = 1e-9;
     vmax = std::max({vmax, r.a->weights.maxCoeff(), r.b->weights.maxCoeff()});
@@ -234,12 +235,12 @@ void draw_permutation_view(ViewContext& ctx) {
                    vmax, mat_w);
       // The verdict under the matrices, in the text colour (readable in both themes).
       const bool same = r.check.max_weight_difference == 0.0;
-      ImGui::TextWrapped("max |A − (B put back)| = %s:  %s", format_difference(r.check.max_weight_difference).c_str(),
+      text_wrapped("max |A − (B put back)| = %s:  %s", format_difference(r.check.max_weight_difference).c_str(),
                          same ? "identical, the model cannot tell A from B" : "different, word order changes the attention");
     } else {
       ImGui::BeginGroup();
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + mat_w);
-      ImGui::TextWrapped("%s. The comparison needs the same words in another order.", r.check.reason.c_str());
+      text_wrapped("%s. The comparison needs the same words in another order.", r.check.reason.c_str());
       ImGui::PopTextWrapPos();
       ImGui::EndGroup();
     }
@@ -317,7 +318,7 @@ void draw_permutation_view(ViewContext& ctx) {
         ImGui::TableSetColumnIndex(0);
         wrapped(words_a[i].c_str());
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextWrapped("%zu → %lld%s", i + 1, bi + 1, static_cast<long long>(i) == bi ? " (same)" : "");
+        text_wrapped("%zu → %lld%s", i + 1, bi + 1, static_cast<long long>(i) == bi ? " (same)" : "");
         for (std::size_t m = 0; m < demo.methods.size(); ++m) {
           ImGui::TableSetColumnIndex(int(m) + 2);
           const auto& x = demo.methods[m];
@@ -328,7 +329,7 @@ void draw_permutation_view(ViewContext& ctx) {
       }
       ImGui::EndTable();
     }
-    // The first moved word (seed 000's "dog"), its numbers side by side.
+    // The first moved word ("dog" in the default sentences), its numbers side by side.
     std::size_t shown = 0;
     for (std::size_t i = 0; i < words_a.size(); ++i)
       if (demo.words.b_index[i] != static_cast<long long>(i)) {
@@ -346,14 +347,14 @@ void draw_permutation_view(ViewContext& ctx) {
         std::snprintf(buf, sizeof buf, "%s%+.6f", c ? ", " : "", none.b->outputs(bi, c));
         vb += buf;
       }
-      ImGui::TextWrapped("No position: output of \"%s\" as word %zu of A = (%s, …);  as word %lld of B = (%s, …)", words_a[shown].c_str(),
+      text_wrapped("No position: output of \"%s\" as word %zu of A = (%s, …);  as word %lld of B = (%s, …)", words_a[shown].c_str(),
                   shown + 1, va.c_str(), bi + 1, vb.c_str());
     }
   }
   if (!paged || page == 4)
     teaching_note(
       "Without positions each word is one fixed vector, and attention only compares vectors: reordering the words reorders "
-      "the rows and columns of the matrix and nothing else, so every word's output is the same in both sentences. The seeds "
+      "the rows and columns of the matrix and nothing else, so every word's output is the same in both sentences. Tutorials "
       "call this \"permutation invariance\"; strictly it is equivariance (the outputs move with their words). A causal mask "
       "would itself reveal order, so none is used here. Learned rows are N(0, 0.02) as at initialisation: small, so their "
       "change is small but not zero. ALiBi here is −slope·|i − j| (no mask).");

@@ -1,6 +1,6 @@
-// Seeds 000–004: with RoPE the score <R(m)q, R(m+Δ)k> depends only on Δ and decays on
-// average. Curves are evaluated in closed form at one sample per pixel, cached until the
-// inputs, the visible range or the width change.
+// RoFormer's relative property (Su et al. 2021): with RoPE the score <R(m)q, R(m+Δ)k>
+// depends only on Δ and decays on average. Curves are evaluated in closed form at one
+// sample per pixel, cached until the inputs, the visible range or the width change.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -68,10 +68,11 @@ void draw_relative_score_view(ViewContext& ctx) {
     ImGui::SameLine();
     p_rope_slider(s, 160.0f);
     ImGui::SameLine();
-    ImGui::Checkbox("seed 003's sign", &s.seed003_sign);
+    ImGui::Checkbox("mirrored rotation", &s.mirrored_rotation);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("seed003_sign: seed 003's code computes y1 = x1·cos + x2·sin, a rotation by −pθ. For a pair q ≠ k\n"
-                        "its score is s(−Δ): the curve mirrors. Still relative — a convention, not a bug.");
+      ImGui::SetTooltip("mirrored_rotation: code that computes y1 = x1·cos + x2·sin (a transposed rotation matrix, seen in\n"
+                        "tutorials) rotates by −pθ. For a pair q ≠ k its score is s(−Δ): the curve mirrors. Still relative —\n"
+                        "a convention, not a bug.");
   }
 
   static CurveCache cache;
@@ -162,7 +163,7 @@ void draw_relative_score_view(ViewContext& ctx) {
     }
     plot::plot_line("clock-hands vector, closed form", cache.xs, cache.own_vector, {.thickness = 1.0f});
     plot::plot_points("direct ⟨R(m)q, R(m+Δ)q⟩ at anchor m", px, py, {.color = IM_COL32(240, 110, 40, 255)});
-    if (s.seed003_sign) {
+    if (s.mirrored_rotation) {
       // q = the clock-hands vector, k = the same entries reversed (q ≠ k, so the sign shows).
       const Eigen::VectorXd k = u.reverse();
       const auto pair_coeffs = pe::relative_score_coefficients(u, k, inv_freq.size(), s.rope.convention);
@@ -181,7 +182,7 @@ void draw_relative_score_view(ViewContext& ctx) {
       pe::RelativeScoreCoefficients mirrored = pair_coeffs;
       mirrored.b = -mirrored.b;
       const std::vector<double> minus = as_vector(pe::relative_score_curve(mirrored, inv_freq, xs) / d);
-      plot::plot_line("same pair, seed 003's −pθ = s(−Δ)", cache.xs, minus,
+      plot::plot_line("same pair, mirrored rotation −pθ = s(−Δ)", cache.xs, minus,
                       {.color = IM_COL32(190, 120, 230, 255), .thickness = 1.5f, .dashed = true});
       plot::plot_points("direct rotations by −pθ", mx, my, {.color = IM_COL32(230, 80, 200, 255)});
     }

@@ -1,4 +1,4 @@
-// The frequency spectrum θ_i on a log axis (seed 004 §4) and, below it, each pair's
+// The frequency spectrum θ_i on a log axis and, below it, each pair's
 // wavelength against the context length: which pairs complete a turn and which never do.
 #include <cstdio>
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 
@@ -60,7 +61,7 @@ void draw_rope_spectrum_view(ViewContext& ctx) {
       ctx.derived.rope.original_inv_freq.size() == pairs ? as_vector(ctx.derived.rope.original_inv_freq) : as_vector(inv_freq);
   const bool changed = s.rope.scaling.type != pe::RopeType::Default || on.dropped > 0;
   const char* const note = "Raising θ stretches the slow end: Code Llama (θ = 10⁶) and Llama 3 (θ = 5·10⁵) do this so their slowest pairs do not wrap "
-      "inside long contexts. Seed 001 says the opposite (low θ for long contexts); the wavelengths above show why that is backwards.";
+      "inside long contexts. Some tutorials say the opposite (low θ for long contexts); the wavelengths above show why that is backwards.";
   const double d = double(ctx.derived.rope.rotary_dim);
   const long long critical = critical_pairs(s, ctx.derived);
   const Eigen::ArrayXd turns = pe::full_turns(inv_freq, s.length);
@@ -75,7 +76,7 @@ void draw_rope_spectrum_view(ViewContext& ctx) {
                         s.length, critical - 1, s.rope.original_max_position_embeddings());
   if (on.dropped > 0 && n > 0 && n < int(sizeof summary))
     std::snprintf(summary + n, sizeof summary - std::size_t(n), " p-RoPE: the %lld slowest pairs dropped.", on.dropped);
-  // At projector scales on a small screen the seed's note gives way to the plots.
+  // At projector scales on a small screen the note gives way to the plots.
   const float two_plots = 2.0f * plot::min_plot_height({.title = "spectrum"}) + 2.0f * ImGui::GetStyle().ItemSpacing.y;
   const bool roomy = ImGui::GetContentRegionAvail().y - teaching_note_height(note) - teaching_note_height(summary) >= two_plots;
   const float note_h = (roomy ? teaching_note_height(note) : 0.0f) + teaching_note_height(summary);
@@ -121,7 +122,7 @@ void draw_rope_spectrum_view(ViewContext& ctx) {
     }
     plot::end_plot();
   }
-  ImGui::TextWrapped("%s", summary);
+  text_wrapped_unformatted(summary);
   if (roomy) teaching_note(note);
 }
 

@@ -55,7 +55,7 @@ void draw_rope_table(ViewContext& ctx, bool cosine) {
   ImGui::SameLine();
   plot::colorbar(fn, -1.0, 1.0, to_plot(s.colormap), {bar_w, top.y});
 
-  // Seed 004 draws pairs 0, 5, 15, 31; keep those that exist and the selected pair.
+  // Pairs 0, 5, 15, 31, as tutorials often draw them; keep those that exist and the selected pair.
   std::vector<long long> chosen;
   for (long long i : {0LL, 5LL, 15LL, 31LL})
     if (i < pairs) chosen.push_back(i);

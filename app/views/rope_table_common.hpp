@@ -5,7 +5,7 @@
 #include "views/view.hpp"
 
 namespace app {
-// Shared body of the rope-cos and rope-sin views (seed 004 §4, seed 003 parts 1–2):
+// Shared body of the rope-cos and rope-sin views (the precomputed cos/sin caches of RoPE code):
 // the table as a heatmap (rows = pairs) and the curves of chosen pairs.
 void draw_rope_table(ViewContext& ctx, bool cosine);
 // Their CSV: cos or sin(p·θ_i) per position (sampled to kMaxCsvRows) and pair.

@@ -11,6 +11,7 @@
 #include "pe/base/errors.hpp"
 #include "views/scaling_methods.hpp"
 #include "views/view.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 
@@ -23,7 +24,7 @@ void draw_scaling_view(ViewContext& ctx) {
   const double target = double(original) * comparison_factor(s.rope);
   const std::vector<double> idx = index_axis(pairs);
 
-  ImGui::TextWrapped("%s: %s, factor %.4g, L_orig = %lld, current length L = %lld · effective θ = %.6g · attention factor %.5f · logit scale %.5f",
+  text_wrapped("%s: %s, factor %.4g, L_orig = %lld, current length L = %lld · effective θ = %.6g · attention factor %.5f · logit scale %.5f",
               s.rope.title.empty() ? (s.rope.name.empty() ? "custom" : s.rope.name.c_str()) : s.rope.title.c_str(),
               pe::to_string(s.rope.scaling.type), cur.factor, original, s.length, cur.effective_theta, cur.attention_factor,
               cur.logit_scale);

@@ -1,4 +1,4 @@
-// Seed 004 §2: the sinusoidal PE matrix as a heatmap and a few dimensions as curves.
+// Vaswani et al. 2017, §3.5: the sinusoidal PE matrix as a heatmap and a few dimensions as curves.
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -18,7 +18,7 @@ void draw_sinusoidal_view(ViewContext& ctx) {
   const long long d = s.rope.head_dim;
   const float bar_w = plot::colorbar_width("PE value", -1.0, 1.0);
   const char* const note = "Dimension 0 turns fastest (1 rad per position, wavelength 2π); each later pair is slower by θ^(2/d). "
-                           "Seed 004 prints the opposite (\"lower dimensions change slowly\") — the plot shows which is true.";
+                           "Some tutorials print the opposite (\"lower dimensions change slowly\") — the plot shows which is true.";
   // Heatmap over curves, sharing the data height after each plot's title and axes, so a
   // projector's short window squeezes both rows alike instead of scrolling.
   const std::vector<float> heights = two_plot_heights(ctx.size.y - teaching_note_height(note), 0.55f);
@@ -46,7 +46,7 @@ void draw_sinusoidal_view(ViewContext& ctx) {
   ImGui::SameLine();
   plot::colorbar("PE value", -1.0, 1.0, to_plot(s.colormap), {bar_w, top.y});
 
-  // Seed 004 plots dims 0, 1, 10, 20, 50; keep the ones that exist, plus the chosen pair.
+  // Dims 0, 1, 10, 20, 50, as tutorials often plot them; keep the ones that exist, plus the chosen pair.
   std::vector<long long> dims;
   for (long long j : {0LL, 1LL, 10LL, 20LL, 50LL})
     if (j < d) dims.push_back(j);

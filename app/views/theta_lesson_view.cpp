@@ -1,6 +1,7 @@
-// Seed 001's "Why theta = 10000?", measured: a low and a high base side by side at the
-// current d and L. The seed has it backwards (SEED-ERRATA 2): a low θ makes every pair wrap
-// inside a long context, so far positions look alike; long-context models raise θ.
+// "Why θ = 10000?", measured: a low and a high base side by side at the current d and L.
+// Some tutorials recommend a low θ for long contexts; that is backwards: a low θ makes every
+// pair wrap inside a long context, so far positions look alike; long-context models raise θ
+// (Code Llama, Rozière et al. 2023: 10^6; Llama 3: 5·10^5; Xiong et al. 2023).
 #include <algorithm>
 #include <chrono>
 #include <future>
@@ -19,6 +20,7 @@
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -120,11 +122,11 @@ void numbers_table(long long d, long long L, const pe::ThetaWavelengths& low, co
   auto row = [](const char* what, const std::string& a, const std::string& b) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", what);
+    text_wrapped_unformatted(what);
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", a.c_str());
+    text_wrapped_unformatted(a.c_str());
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", b.c_str());
+    text_wrapped_unformatted(b.c_str());
   };
   auto count = [](const pe::ThetaWavelengths& t) { return std::to_string(t.pairs_wrapping) + " of " + std::to_string(t.pairs); };
   auto turns = [](const pe::ThetaWavelengths& t) {
@@ -146,9 +148,9 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   const long long d = s.rope.head_dim, L = s.length;
 
   if (ctx.show_widgets()) {
-    theta_input("θ_low", s.theta_low, "theta_low: the low base (seed 001's example: 100), > 1");
+    theta_input("θ_low", s.theta_low, "theta_low: the low base (default 100), > 1");
     same_line_if_fits(8.0f * ImGui::GetFontSize() + ImGui::CalcTextSize(" θ_high").x);
-    theta_input("θ_high", s.theta_high, "theta_high: the high base (seed 001's example: 100000), > 1");
+    theta_input("θ_high", s.theta_high, "theta_high: the high base (default 100000), > 1");
     same_line_if_fits(ImGui::CalcTextSize("  θ_high as in:").x);
     ImGui::TextUnformatted("  θ_high as in:");
     const struct {
@@ -174,14 +176,14 @@ void draw_theta_lesson_view(ViewContext& ctx) {
     low = pe::theta_wavelengths(s.theta_low, d, L, "theta_low");
     high = pe::theta_wavelengths(s.theta_high, d, L, "theta_high");
   } catch (const std::exception& e) {
-    ImGui::TextWrapped("%s", e.what());
+    text_wrapped_unformatted(e.what());
     return;
   }
   const std::string low_label = "θ_low = " + theta_text(s.theta_low), high_label = "θ_high = " + theta_text(s.theta_high);
 
   char note[900];
   std::snprintf(note, sizeof note,
-                "Seed 001 says a low θ suits long contexts and a high θ struggles with them. That is backwards. The slowest pair's "
+                "Tutorials sometimes say a low θ suits long contexts and a high θ struggles with them. That is backwards. The slowest pair's "
                 "wavelength is 2π·θ^((d−2)/d): with θ = %s at d = %lld it is %s positions, so in a longer context every pair wraps "
                 "around and positions far apart look alike — in (a) the curve turns into noise, every far distance scores about "
                 "the same. A high θ keeps the slowest pairs from wrapping within the context (θ = %s: %s positions); that is why "
@@ -191,7 +193,7 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   // The same lesson in three lines, for a big UI scale on a small screen.
   char short_note[400];
   std::snprintf(short_note, sizeof short_note,
-                "Seed 001 has it backwards: with a low θ every pair wraps inside a long context (θ = %s, d = %lld: after %s "
+                "A low θ for long contexts is backwards: with a low θ every pair wraps inside a long context (θ = %s, d = %lld: after %s "
                 "positions), so far positions look alike. Long-context models raise θ (Code Llama 10⁶, Llama 3 5·10⁵).",
                 theta_text(s.theta_low).c_str(), d, pe::short_number(low.longest_wavelength).c_str());
 
@@ -201,7 +203,7 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
   const float width = ImGui::GetContentRegionAvail().x;
-  auto text_h = [&](const char* t) { return ImGui::CalcTextSize(t, nullptr, false, width).y + style.ItemSpacing.y; };
+  auto text_h = [&](const char* t) { return wrapped_text_size(t, width).y + style.ItemSpacing.y; };
   const float plots_min = 12.0f * line_h;
   const bool roomy = ImGui::GetContentRegionAvail().y - text_h(note) - line_h >= plots_min;
   teaching_note(roomy ? note : short_note);

@@ -110,7 +110,7 @@ std::vector<double> as_vector(const Eigen::ArrayXd& a);
 // zig-zag through one sample per pixel would alias into a false wave.
 // Curves start on the first positions, where single waves are visible; zooming out shows
 // the rest (as per-pixel envelopes).
-inline constexpr long long kCurveWindow = 256;  // seed 004 plots the first 100
+inline constexpr long long kCurveWindow = 256;  // tutorials often plot the first 100
 std::string curve_window_title(const char* what, long long length);
 void plot_sinusoid_curve(const char* label, double freq, bool cosine, long long length, const plot::LineStyle& style = {});
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ui/space_wrap.hpp"
+#include "plot/space_wrap.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -28,9 +28,9 @@ long long selected_pair(const AppState& s, const Derived& d) {
 
 void show_state_error(const Derived& derived) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-  ImGui::TextWrapped("Cannot draw this view: %s", derived.error.c_str());
+  text_wrapped("Cannot draw this view: %s", derived.error.c_str());
   ImGui::PopStyleColor();
-  ImGui::TextWrapped("Change the parameter named above; the other views keep working.");
+  text_wrapped("Change the parameter named above; the other views keep working.");
 }
 
 namespace {
@@ -43,14 +43,19 @@ TeachingNotesHidden::~TeachingNotesHidden() { g_teaching_notes_hidden = saved_; 
 void teaching_note(const char* text) {
   if (g_teaching_notes_hidden) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  ImGui::TextWrapped("%s", wrapped_at_spaces(text, std::max(1.0f, ImGui::GetContentRegionAvail().x)).c_str());
+  // The width teaching_note_height measures with, whatever wrap position a caller pushed.
+  const float wrap = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+  const std::string lines = wrapped_at_spaces(text, wrap);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+  ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
+  ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
 }
 
 float teaching_note_height(const char* text) {
   if (g_teaching_notes_hidden) return 0.0f;
   const float wrap = std::max(1.0f, ImGui::GetContentRegionAvail().x);
-  return ImGui::CalcTextSize(wrapped_at_spaces(text, wrap).c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y * 2.0f;
+  return wrapped_text_size(text, wrap).y + ImGui::GetStyle().ItemSpacing.y * 2.0f;
 }
 
 ImVec2 split_height(ImVec2 size, float top_fraction) {

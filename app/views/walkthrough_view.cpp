@@ -1,4 +1,4 @@
-// Seed 001's worked example, one step at a time, with every number substituted: the
+// The worked example with d = 4 (q = [0.8, 0.3, −0.5, 0.2], θ = 10000, p = 1), one step at a time, with every number substituted: the
 // frequencies, the angles, each multiplication of the rotation, two positions and their
 // angle differences, and the score that depends only on the distance. The arithmetic is
 // core's (pe/analysis/walkthrough.hpp, unit-tested); this file only lays it out.
@@ -13,6 +13,7 @@
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
+#include "plot/space_wrap.hpp"
 
 namespace app {
 namespace {
@@ -64,7 +65,7 @@ std::string sub(long long n) {
   return s;
 }
 
-bool is_seed001(const AppState& s) {
+bool is_worked_example(const AppState& s) {
   return s.walkthrough_q == std::vector<double>{0.8, 0.3, -0.5, 0.2} && s.walkthrough_theta == 10000.0 &&
          s.walkthrough_position == 1;
 }
@@ -201,7 +202,7 @@ void step_frequencies(const ViewContext& ctx, const pe::WalkthroughResult& r, bo
   }
   if (!current) return;
   teaching_note("Pair 0 always turns 1 radian per position (the fastest); each later pair turns θ^(2/d) times slower. "
-                "The pairs are dims (2i, 2i+1), as in seed 001's example.");
+                "The pairs are dims (2i, 2i+1), as in RoFormer (Su et al. 2021).");
   angle_clocks(ctx, r, true, "How far each pair turns for one step in position: freq_i radians.");
 }
 
@@ -222,20 +223,20 @@ void step_angles(const ViewContext& ctx, const pe::WalkthroughResult& r, bool cu
     }
     ImGui::EndTable();
   }
-  const std::string note = "Seed 001 writes this angle as θ₀, θ₁; here θ is only the base (" + pe::short_number(r.input.theta) +
+  const std::string note = "Tutorials often write this angle as θ₀, θ₁; here θ is only the base (" + pe::short_number(r.input.theta) +
                            "), to keep the two apart. 1 rad = 57.3°.";
   if (!current) return;
   teaching_note(note.c_str());
   angle_clocks(ctx, r, false, "The angle of each pair at position p (whole turns do not show on a clock).");
 }
 
-void step_rotation(const ViewContext& ctx, const pe::WalkthroughResult& r, bool seed, bool current) {
-  const int columns = seed ? 4 : 3;
+void step_rotation(const ViewContext& ctx, const pe::WalkthroughResult& r, bool worked_example, bool current) {
+  const int columns = worked_example ? 4 : 3;
   if (begin_numbers_table("##rotation", columns)) {
     ImGui::TableSetupColumn("dim");
     ImGui::TableSetupColumn("x' = x·cos(angle) − y·sin(angle)\ny' = x·sin(angle) + y·cos(angle)", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("exact");
-    if (seed) ImGui::TableSetupColumn("seed 001 prints");
+    if (worked_example) ImGui::TableSetupColumn("often printed");
     ImGui::TableHeadersRow();
     for (const auto& w : r.pairs) {
       const auto f = pe::rotation_formulas(w);
@@ -244,20 +245,20 @@ void step_rotation(const ViewContext& ctx, const pe::WalkthroughResult& r, bool 
         cell("dim" + std::to_string(k ? w.dim_b : w.dim_a) + "'");
         cell(f[std::size_t(k)], true);
         cell(fixed(k ? w.y_rot : w.x_rot, 5));
-        if (seed) cell(fixed(k ? w.y_rot_seed : w.x_rot_seed, 3));
+        if (worked_example) cell(fixed(k ? w.y_rot_printed : w.x_rot_printed, 3));
       }
     }
     ImGui::EndTable();
   }
   wrapped("q' = " + vector_text(r.rotated, 5) + "   (exact, at p = " + std::to_string(r.input.position) + ")", ", ", "   ");
   if (!current) return;
-  if (seed) {
+  if (worked_example) {
     std::vector<double> rounded = r.rotated;
     for (double& x : rounded) x = pe::round_to(x, 3);
     wrapped("The exact q' rounded to 3 decimals: " + vector_text(rounded, 3), ", ", "   ");
-    wrapped("Seed 001 prints: " + vector_text(r.rotated_seed, 3), ", ", "   ");
-    teaching_note("Why 0.179 and 0.836 and not 0.180 and 0.835 (the exact values rounded)? The seed rounds before it "
-                  "multiplies: it takes cos 1 = 0.540 and sin 1 = 0.842 — sin 1 is 0.84147, which rounds to 0.841; 0.842 "
+    wrapped("Often printed: " + vector_text(r.rotated_printed, 3), ", ", "   ");
+    teaching_note("Why 0.179 and 0.836 and not 0.180 and 0.835 (the exact values rounded)? The hand "
+                  "calculation rounds before it multiplies: it takes cos 1 = 0.540 and sin 1 = 0.842 — sin 1 is 0.84147, which rounds to 0.841; 0.842 "
                   "comes from rounding twice (0.8415, then 0.842) — and rounds every product to 3 decimals before adding. "
                   "The rotation itself is right.");
   }
@@ -309,7 +310,7 @@ void step_two_positions(const ViewContext& ctx, const pe::WalkthroughResult& r, 
 
 void step_score(const ViewContext& ctx, const pe::WalkthroughResult& r, bool current) {
   const long long p = r.input.position, pb = r.input.position_b, sh = r.input.shift;
-  ImGui::TextWrapped("Key k = q (the same vector, rotated to p_b), so each pair adds |pair|² · cos(difference). "
+  text_wrapped("Key k = q (the same vector, rotated to p_b), so each pair adds |pair|² · cos(difference). "
                      "Any other k gives other numbers but the same conclusion.");
   const std::string h1 = "share of q" + sub(p) + " · k" + sub(pb);
   const std::string h2 = "share of q" + sub(p + sh) + " · k" + sub(pb + sh);
@@ -417,13 +418,15 @@ void inputs(AppState& s) {
   ImGui::InputScalar("p_b", ImGuiDataType_S64, &s.walkthrough_position_b, &one, nullptr, "%lld");
   s.walkthrough_position_b = std::clamp(s.walkthrough_position_b, zero, max_pos);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("walkthrough_position_b: the second position (steps 4 and 5)");
-  same_line_if_fits(button_width("Seed 001's numbers"));
-  if (ImGui::Button("Seed 001's numbers")) {
+  same_line_if_fits(button_width("d = 4 example"));
+  if (ImGui::Button("d = 4 example")) {
     s.walkthrough_q = {0.8, 0.3, -0.5, 0.2};
     s.walkthrough_theta = 10000.0;
     s.walkthrough_position = 1;
     s.walkthrough_position_b = 3;
   }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The worked example with d = 4: q = [0.8, 0.3, −0.5, 0.2], θ = 10000, p = 1, p_b = 3.");
 }
 
 void step_bar(AppState& s) {
@@ -462,13 +465,13 @@ void draw_walkthrough_view(ViewContext& ctx) {
   try {
     r = pe::compute_walkthrough({s.walkthrough_q, s.walkthrough_theta, s.walkthrough_position, s.walkthrough_position_b});
   } catch (const std::exception& e) {
-    ImGui::TextWrapped("%s", e.what());
+    text_wrapped_unformatted(e.what());
     return;
   }
-  const bool seed = is_seed001(s);
+  const bool worked_example = is_worked_example(s);
   const long long step = s.walkthrough_step;
   if (ctx.exporting)
-    ImGui::TextWrapped("Seed 001's worked example, %s%lld of %lld:   d = %lld,  θ = %s,  p = %lld,  p_b = %lld,  q = %s",
+    text_wrapped("The worked example, %s%lld of %lld:   d = %lld,  θ = %s,  p = %lld,  p_b = %lld,  q = %s",
                        step == 0 ? "step " : "steps 1 – ", step + 1, kWalkthroughSteps, r.dim, pe::short_number(r.input.theta).c_str(), r.input.position, r.input.position_b,
                        short_vector(r.input.q).c_str());
   ImGui::Separator();
@@ -494,7 +497,7 @@ void draw_walkthrough_view(ViewContext& ctx) {
     switch (k) {
       case 0: step_frequencies(ctx, r, current); break;
       case 1: step_angles(ctx, r, current); break;
-      case 2: step_rotation(ctx, r, seed, current); break;
+      case 2: step_rotation(ctx, r, worked_example, current); break;
       case 3: step_two_positions(ctx, r, current); break;
       default: step_score(ctx, r, current); break;
     }
@@ -508,16 +511,16 @@ std::string walkthrough_csv(const AppState& s, const Derived&) {
   const pe::WalkthroughResult r =
       pe::compute_walkthrough({s.walkthrough_q, s.walkthrough_theta, s.walkthrough_position, s.walkthrough_position_b});
   std::ostringstream out;
-  out << "# seed 001 worked example: d = " << r.dim << ", theta = " << csv_number(r.input.theta) << ", p = " << r.input.position
+  out << "# worked example: d = " << r.dim << ", theta = " << csv_number(r.input.theta) << ", p = " << r.input.position
       << ", p_b = " << r.input.position_b << ", k = q; score(p, p_b) = " << csv_number(r.score) << ", score(p + " << r.input.shift
       << ", p_b + " << r.input.shift << ") = " << csv_number(r.score_shifted) << ", score(p, p_b + 1) = " << csv_number(r.score_other_distance)
       << "\n";
-  out << "pair,dim_a,dim_b,theta_power,freq,angle_rad,angle_deg,cos,sin,x,y,x_rotated,y_rotated,x_rotated_seed_arithmetic,"
-         "y_rotated_seed_arithmetic,angle_b_rad,delta_angle_rad,score_share,score_share_shifted\n";
+  out << "pair,dim_a,dim_b,theta_power,freq,angle_rad,angle_deg,cos,sin,x,y,x_rotated,y_rotated,x_rotated_printed_arithmetic,"
+         "y_rotated_printed_arithmetic,angle_b_rad,delta_angle_rad,score_share,score_share_shifted\n";
   for (const auto& w : r.pairs)
     out << w.index << ',' << w.dim_a << ',' << w.dim_b << ',' << csv_number(w.theta_power) << ',' << csv_number(w.freq) << ',' << csv_number(w.angle) << ','
         << csv_number(w.angle_deg) << ',' << csv_number(w.cos) << ',' << csv_number(w.sin) << ',' << csv_number(w.x) << ',' << csv_number(w.y) << ',' << csv_number(w.x_rot) << ','
-        << csv_number(w.y_rot) << ',' << csv_number(w.x_rot_seed) << ',' << csv_number(w.y_rot_seed) << ',' << csv_number(w.angle_b) << ',' << csv_number(w.delta_angle) << ','
+        << csv_number(w.y_rot) << ',' << csv_number(w.x_rot_printed) << ',' << csv_number(w.y_rot_printed) << ',' << csv_number(w.angle_b) << ',' << csv_number(w.delta_angle) << ','
         << csv_number(w.score_term) << ',' << csv_number(w.score_term_shifted) << "\n";
   return out.str();
 }
@@ -546,7 +549,7 @@ const ViewInfo& walkthrough_view() {
   static const ViewInfo info{
       .name = "walkthrough",
       .title = "Walkthrough",
-      .summary = "Seed 001's worked example step by step: frequencies, angles, each multiplication",
+      .summary = "The worked example with d = 4 step by step: frequencies, angles, each multiplication",
       .group = "RoPE",
       .draw = draw_walkthrough_view,
       .csv = walkthrough_csv,

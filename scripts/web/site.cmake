@@ -25,7 +25,6 @@ set(PE_WEB_LINK_OPTIONS
 foreach(variant pe-viz pe-viz-single)
   add_executable(${variant} main.cpp)
   target_link_libraries(${variant} PRIVATE pe_app)
-  target_compile_definitions(${variant} PRIVATE PE_VIZ_VERSION="${PROJECT_VERSION}")
   set_target_properties(${variant} PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/program)
   target_link_options(${variant} PRIVATE ${PE_WEB_LINK_OPTIONS})
 endforeach()

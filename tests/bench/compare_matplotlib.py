@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""pe-viz against what its users do instead: the seed notebook's way (seed 004, "Visualize
-ROPE Frequencies": a NumPy cos table of the RoPE angles, then matplotlib's imshow with the
+"""pe-viz against what its users do instead: a typical notebook's way ("visualize the
+RoPE frequencies": a NumPy cos table of the RoPE angles, then matplotlib's imshow with the
 RdBu colormap and a colour bar, saved as PNG) and `pe-viz export --view rope-cos` of the same
 table, each as a whole process (interpreter or binary start-up included, as a user runs it),
 at 1080p and 4K. Prints the median wall times of a few runs and their ratios.
@@ -19,7 +19,7 @@ import tempfile
 import time
 
 # The notebook's cell, as a standalone program: the RoPE angle table p·θ_i with
-# θ_i = base^(−2i/d) for p < L (seed 004 builds it with torch; NumPy is the same
+# θ_i = base^(−2i/d) for p < L (notebooks often build it with torch; NumPy is the same
 # arithmetic), its cos, and an imshow heatmap of dims × positions.
 NOTEBOOK = r"""
 import sys

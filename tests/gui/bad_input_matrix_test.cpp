@@ -75,7 +75,7 @@ std::vector<Case> cases() {
   c.push_back({"factor_nan", export_args({"--scaling", "linear", "--factor", "nan"}), {"factor"}});
   c.push_back({"scaling_unknown", export_args({"--scaling", "warp"}), {"scaling", "warp"}});
   c.push_back({"view_unknown", export_args({}, "no-such-view"), {"view", "no-such-view"}});
-  c.push_back({"mistake_unknown", export_args({"--mistake", "seed-002"}, "common-mistake"), {"mistake", "seed-002", "seed-001"}});
+  c.push_back({"mistake_unknown", export_args({"--mistake", "seed-002"}, "common-mistake"), {"mistake", "seed-002", "interleaved-cache"}});
   c.push_back({"size_zero", export_args({}, "rope-cos", "0x0"), {"size", "0x0"}});
   c.push_back({"size_huge", export_args({}, "rope-cos", "100000x100000"), {"size", "100000x100000"}});
   c.push_back({"output_in_missing_directory",

@@ -79,7 +79,7 @@ TEST(BuiltinLessons, EachLessonCoversItsSubject) {
   std::set<std::string> mistakes;
   for (const auto& s : app::load_lesson_source("positional-encoding-101").slides)
     if (s.view == "common-mistake" && s.find("mistake")) mistakes.insert(s.find("mistake")->text);
-  EXPECT_EQ(mistakes, (std::set<std::string>{"seed-001", "seed-004"}));
+  EXPECT_EQ(mistakes, (std::set<std::string>{"half-split-cache", "interleaved-cache"}));
 
   std::set<std::string> presets;
   for (const auto& s : app::load_lesson_source("rope-scaling-in-practice").slides)
@@ -99,8 +99,8 @@ TEST(BuiltinLessons, TheIntroSaysWhereTheSeedsAreWrong) {
                            "`cat(freqs, freqs)`",                   // 3: seed 004's mix
                            "pair 0 is the fastest",                 // 4
                            "extrapolates excellently",              // 5
-                           "Seed 003 rotates by −pθ",               // 6
-                           "position 1 rotated 30°",                // 7
+                           "rotates by −pθ",                        // 6
+                           "30° per position",                      // 7
                            "−0.47855", "−0.24439", "−0.52510"})     // 8
     EXPECT_NE(md.find(fact), std::string::npos) << fact;
 }

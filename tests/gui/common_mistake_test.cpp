@@ -1,6 +1,7 @@
 // The common-mistake view's two convention mixes (SEED-ERRATA 3 and 8) through the app:
-// the `mistake` parameter picks the mix, its CSV carries the erratum's numbers for seed
-// 001's own vector, and the choice survives a session round trip. No window needed.
+// the `mistake` parameter picks the mix (half-split-cache, interleaved-cache), its CSV
+// carries the erratum's numbers for the d = 4 worked example's vector, and the choice
+// survives a session round trip. No window needed. (Old value names: legacy_names_test.)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,7 +30,7 @@ std::vector<double> csv_row(const std::string& csv, long long position) {
   return {};
 }
 
-app::AppState seed001_example(const std::string& mistake) {
+app::AppState worked_example(const std::string& mistake) {
   app::AppState s = app::default_state();
   s.view = "common-mistake";
   s.mistake = mistake;
@@ -40,13 +41,13 @@ app::AppState seed001_example(const std::string& mistake) {
   return s;
 }
 
-TEST(CommonMistakeTest, Seed001MixCarriesTheErratumsNorms) {
-  const app::AppState s = seed001_example("seed-001");
+TEST(CommonMistakeTest, InterleavedCacheMixCarriesTheErratumsNorms) {
+  const app::AppState s = worked_example("interleaved-cache");
   ASSERT_EQ(app::validate_state(s), "");
   app::Derived d;
   app::update_derived(s, d);
   const std::string csv = app::view_csv("common-mistake", s, d);
-  EXPECT_EQ(csv.substr(0, csv.find('\n')), "position,rope_norm_ratio,seed001_norm_ratio");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "position,rope_norm_ratio,interleaved_cache_norm_ratio");
   // SEED-ERRATA 8: ‖q‖ = 1.00995 becomes 1.00541 at p = 1, 0.94670 at p = 3, 0.78272 at p = 100.
   const double norm = 1.0099504938362078;
   const struct { long long p; double expected; } rows[] = {{1, 1.00541}, {3, 0.94670}, {100, 0.78272}};
@@ -58,28 +59,29 @@ TEST(CommonMistakeTest, Seed001MixCarriesTheErratumsNorms) {
   }
 }
 
-TEST(CommonMistakeTest, Seed004RemainsTheDefaultAndTheMixesDiffer) {
-  app::AppState a = seed001_example("seed-001"), b = seed001_example("seed-004");
-  EXPECT_EQ(app::default_state().mistake, "seed-004");
+TEST(CommonMistakeTest, HalfSplitCacheRemainsTheDefaultAndTheMixesDiffer) {
+  app::AppState a = worked_example("interleaved-cache"), b = worked_example("half-split-cache");
+  EXPECT_EQ(app::default_state().mistake, "half-split-cache");
   app::Derived da, db;
   app::update_derived(a, da);
   app::update_derived(b, db);
   const std::string csv_b = app::view_csv("common-mistake", b, db);
-  EXPECT_EQ(csv_b.substr(0, csv_b.find('\n')), "position,rope_norm_ratio,seed004_norm_ratio");
+  EXPECT_EQ(csv_b.substr(0, csv_b.find('\n')), "position,rope_norm_ratio,half_split_cache_norm_ratio");
   EXPECT_NE(csv_row(app::view_csv("common-mistake", a, da), 3)[2], csv_row(csv_b, 3)[2]);
 }
 
 TEST(CommonMistakeTest, MistakeSurvivesASessionAndBadValuesAreNamed) {
-  const app::AppState s = seed001_example("seed-001");
+  const app::AppState s = worked_example("interleaved-cache");
   std::vector<std::string> warnings;
   const app::AppState back = app::session_from_json(app::session_to_json(s), app::default_state(), warnings);
-  EXPECT_EQ(back.mistake, "seed-001");
+  EXPECT_EQ(back.mistake, "interleaved-cache");
   EXPECT_TRUE(warnings.empty());
   app::AppState bad = s;
   bad.mistake = "seed-002";
   const std::string error = app::validate_state(bad);
   EXPECT_NE(error.find("mistake"), std::string::npos) << error;
-  EXPECT_NE(error.find("seed-001"), std::string::npos) << error;
+  EXPECT_NE(error.find("interleaved-cache"), std::string::npos) << error;
+  EXPECT_NE(error.find("half-split-cache"), std::string::npos) << error;
 }
 
 }  // namespace

@@ -80,8 +80,8 @@ TEST_F(TeachingViewsTest, WalkthroughCsvHasSeed001sExactAndPrintedNumbers) {
     EXPECT_NEAR(std::stod(r[column(h, "angle_deg")]), (i == 0 ? 1.0 : 0.01) * 180 / std::numbers::pi, 1e-6);
     EXPECT_NEAR(std::stod(r[column(h, "x_rotated")]), exact[2 * i], 1e-8);
     EXPECT_NEAR(std::stod(r[column(h, "y_rotated")]), exact[2 * i + 1], 1e-8);
-    EXPECT_NEAR(std::stod(r[column(h, "x_rotated_seed_arithmetic")]), printed[2 * i], 1e-12);
-    EXPECT_NEAR(std::stod(r[column(h, "y_rotated_seed_arithmetic")]), printed[2 * i + 1], 1e-12);
+    EXPECT_NEAR(std::stod(r[column(h, "x_rotated_printed_arithmetic")]), printed[2 * i], 1e-12);
+    EXPECT_NEAR(std::stod(r[column(h, "y_rotated_printed_arithmetic")]), printed[2 * i + 1], 1e-12);
     EXPECT_NEAR(std::stod(r[column(h, "delta_angle_rad")]), i == 0 ? 2.0 : 0.02, 1e-9);  // (3 − 1)·freq
     // Step 5: each pair's share of the score is the same at (1, 3) and (11, 13).
     EXPECT_NEAR(std::stod(r[column(h, "score_share")]), std::stod(r[column(h, "score_share_shifted")]), 1e-8);

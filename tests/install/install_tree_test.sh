@@ -36,6 +36,11 @@ expected=(
   share/doc/pe-viz/copyright
   share/doc/pe-viz/changelog.gz
 )
+# The browser build's page (share/pe-viz/web), installed when the build found one
+# (PE_VIZ_WEB_SITE: scripts/web.sh's site-file); then both of its files.
+if [[ -e "$USR/share/pe-viz/web/index.html" ]]; then
+  expected+=(share/pe-viz/web/index.html share/pe-viz/web/pe-viz.js)
+fi
 sizes=(16 22 24 32 48 64 128 256 512)
 for s in "${sizes[@]}"; do expected+=("share/icons/hicolor/${s}x${s}/apps/pe-viz.png"); done
 for f in "${expected[@]}"; do
@@ -91,6 +96,17 @@ run export --view alibi --size 320x200 -o "$DEST/alibi.png" >/dev/null || fail "
 run export --view clock-hands --animate position=0:4 --duration 0.2 --size 64x48 -o "$DEST/clip.mp4" >/dev/null ||
   fail "installed pe-viz cannot export a video"
 [[ "$(od -An -c -j4 -N4 "$DEST/clip.mp4" 2>/dev/null | tr -d ' ')" == "ftyp" ]] || fail "installed video export wrote no MP4"
+
+# With the browser build installed, an interactive lesson takes its page from share/pe-viz/web
+# beside the binary (PE_VIZ_WEB_DIR unset: nothing else may stand in).
+if [[ -e "$USR/share/pe-viz/web/index.html" ]]; then
+  out=$(env -u PE_VIZ_WEB_DIR bash -c '"$0" "$@"' "$USR/bin/pe-viz" export --lesson positional-encoding-101 "$DEST/lesson" \
+    --interactive) || fail "installed pe-viz export --interactive"
+  grep -qF "the page from $USR/share/pe-viz/web" <<<"$out" || fail "export --interactive did not take the installed page: $out"
+  cmp -s "$DEST/lesson/pe-viz.js" "$USR/share/pe-viz/web/pe-viz.js" || fail "the lesson's pe-viz.js is not the installed one"
+  grep -q 'data-name="positional-encoding-101" data-encoding="base64">' "$DEST/lesson/index.html" ||
+    fail "the lesson page does not carry the lesson"
+fi
 
 # Bash completion: subcommands, view names from --list-views, presets from dump --list-presets.
 complete_words() {  # complete_words WORD... -> what pe-viz's completion offers for the last word

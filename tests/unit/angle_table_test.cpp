@@ -8,7 +8,7 @@
 #include "pe/encodings/angle_table.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/encodings/rope.hpp"
-#include "pe/analysis/seed001_mix.hpp"
+#include "pe/analysis/interleaved_cache_mix.hpp"
 
 namespace {
 
@@ -48,10 +48,10 @@ TEST(AngleTable, RotationsMatchApplyRopeAndTheSeedMixes) {
       pe::rotate_with_angles(t, p, x.data(), y.data(), conv);
       EXPECT_LT((y - pe::apply_rope(x, double(p), inv, conv)).cwiseAbs().maxCoeff(), 1e-12) << p;
     }
-    pe::seed004_mix_with_angles(t, p, x.data(), y.data());
-    EXPECT_LT((y - pe::apply_seed004_mixed_tables(x, double(p), inv)).cwiseAbs().maxCoeff(), 1e-12) << p;
-    pe::seed001_mix_with_angles(t, p, x.data(), y.data());
-    EXPECT_LT((y - pe::apply_seed001_mixed_tables(x, double(p), inv)).cwiseAbs().maxCoeff(), 1e-12) << p;
+    pe::half_split_cache_mix_with_angles(t, p, x.data(), y.data());
+    EXPECT_LT((y - pe::apply_half_split_cache_mix(x, double(p), inv)).cwiseAbs().maxCoeff(), 1e-12) << p;
+    pe::interleaved_cache_mix_with_angles(t, p, x.data(), y.data());
+    EXPECT_LT((y - pe::apply_interleaved_cache_mix(x, double(p), inv)).cwiseAbs().maxCoeff(), 1e-12) << p;
   }
 }
 

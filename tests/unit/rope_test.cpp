@@ -332,7 +332,7 @@ TEST(RopeTables, IntoReusesStorageAndMatches) {
 // indexing (cos[..., ::2], sin[..., 1::2] of cat(freqs, freqs)) for d = 8, independently
 // of the implementation, and the consequences are checked: not norm-preserving, and the
 // score of the same pair of vectors depends on absolute position.
-TEST(Seed004MixedTables, ReproducesTheSeedsIndexingAndIsNotARotation) {
+TEST(HalfSplitCacheMix, ReproducesTheBuggyIndexingAndIsNotARotation) {
   const int d = 8;
   const double theta = 10000.0;
   const double p = 3.0;
@@ -348,16 +348,16 @@ TEST(Seed004MixedTables, ReproducesTheSeedsIndexingAndIsNotARotation) {
     expected[2 * i + 1] = x[2 * i] * std::sin(emb[2 * i + 1]) + x[2 * i + 1] * std::cos(emb[2 * i + 1]);
   }
   const Eigen::ArrayXd inv_freq = pe::inverse_frequencies(d, theta);
-  const Eigen::VectorXd y = pe::apply_seed004_mixed_tables(x, p, inv_freq);
+  const Eigen::VectorXd y = pe::apply_half_split_cache_mix(x, p, inv_freq);
   for (int j = 0; j < d; ++j) EXPECT_NEAR(y[j], expected[j], 1e-12) << "dim " << j;
   EXPECT_GT(std::abs(y.norm() - x.norm()), 1e-3) << "the mixed tables should not preserve the norm";
 
   // Same vectors, same Δ = 2, different absolute positions: the real RoPE score is equal,
   // the mixed-table score is not.
   auto score = [&](bool mixed, double m) {
-    const Eigen::VectorXd a = mixed ? pe::apply_seed004_mixed_tables(x, m, inv_freq)
+    const Eigen::VectorXd a = mixed ? pe::apply_half_split_cache_mix(x, m, inv_freq)
                                     : pe::apply_rope(x, m, inv_freq, pe::PairConvention::Interleaved);
-    const Eigen::VectorXd b = mixed ? pe::apply_seed004_mixed_tables(x, m + 2, inv_freq)
+    const Eigen::VectorXd b = mixed ? pe::apply_half_split_cache_mix(x, m + 2, inv_freq)
                                     : pe::apply_rope(x, m + 2, inv_freq, pe::PairConvention::Interleaved);
     return a.dot(b);
   };
@@ -365,8 +365,8 @@ TEST(Seed004MixedTables, ReproducesTheSeedsIndexingAndIsNotARotation) {
   EXPECT_GT(std::abs(score(true, 1.0) - score(true, 40.0)), 1e-3);
 }
 
-TEST(Seed004MixedTables, RejectsBadInput) {
+TEST(HalfSplitCacheMix, RejectsBadInput) {
   const Eigen::ArrayXd inv_freq = pe::inverse_frequencies(8, 10000.0);
-  EXPECT_THROW(pe::apply_seed004_mixed_tables(Eigen::VectorXd::Zero(6), 1.0, inv_freq), pe::InvalidArgument);
-  EXPECT_THROW(pe::apply_seed004_mixed_tables(Eigen::VectorXd::Zero(8), std::nan(""), inv_freq), pe::InvalidArgument);
+  EXPECT_THROW(pe::apply_half_split_cache_mix(Eigen::VectorXd::Zero(6), 1.0, inv_freq), pe::InvalidArgument);
+  EXPECT_THROW(pe::apply_half_split_cache_mix(Eigen::VectorXd::Zero(8), std::nan(""), inv_freq), pe::InvalidArgument);
 }

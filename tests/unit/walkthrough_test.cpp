@@ -48,7 +48,7 @@ TEST(Walkthrough, Step3ExactResultAndSeedsPrintedOne) {
   for (int j = 0; j < 4; ++j) {
     EXPECT_NEAR(r.rotated[j], e.q[j], 1e-15) << "dim " << j;
     EXPECT_NEAR(r.rotated[j], printed[j], 1e-3) << "dim " << j;  // the seed is right to 3 decimals ± 1
-    EXPECT_DOUBLE_EQ(r.rotated_seed[j], printed[j]) << "dim " << j << ": the seed's arithmetic reproduced";
+    EXPECT_DOUBLE_EQ(r.rotated_printed[j], printed[j]) << "dim " << j << ": the seed's arithmetic reproduced";
   }
   // SEED-ERRATA 1 quotes [0.17980, 0.83527, −0.50198, 0.19500]; in double the last two are
   // −0.501975 and 0.194990 (they round to −0.50197 and 0.19499).
@@ -61,11 +61,11 @@ TEST(Walkthrough, Step3ExactResultAndSeedsPrintedOne) {
 TEST(Walkthrough, SeedsRoundingIsSin1As0842) {
   // sin 1 = 0.84147: rounded once it is 0.841, the seed prints 0.842 (0.8415 rounded again).
   const pe::WalkthroughResult r = pe::compute_walkthrough({});
-  EXPECT_DOUBLE_EQ(r.pairs[0].cos_seed, 0.540);
-  EXPECT_DOUBLE_EQ(r.pairs[0].sin_seed, 0.842);
+  EXPECT_DOUBLE_EQ(r.pairs[0].cos_printed, 0.540);
+  EXPECT_DOUBLE_EQ(r.pairs[0].sin_printed, 0.842);
   EXPECT_DOUBLE_EQ(pe::round_to(std::sin(1.0), 3), 0.841);
-  EXPECT_DOUBLE_EQ(r.pairs[1].cos_seed, 1.000);
-  EXPECT_DOUBLE_EQ(r.pairs[1].sin_seed, 0.010);
+  EXPECT_DOUBLE_EQ(r.pairs[1].cos_printed, 1.000);
+  EXPECT_DOUBLE_EQ(r.pairs[1].sin_printed, 0.010);
   // Its products: 0.8·0.540 = 0.432, 0.3·0.842 = 0.253 (0.2526), 0.8·0.842 = 0.674, 0.3·0.540 = 0.162.
   EXPECT_DOUBLE_EQ(r.pairs[0].x_terms3[0], 0.432);
   EXPECT_DOUBLE_EQ(r.pairs[0].x_terms3[1], 0.253);

@@ -1,4 +1,4 @@
-// The seeds' comparison tables, measured (see method_comparison.hpp).
+// The tutorials' comparison table, measured (see method_comparison.hpp).
 #include "pe/analysis/method_comparison.hpp"
 
 #include <algorithm>

@@ -22,7 +22,7 @@ double round_to(double value, int decimals) {
   return std::round(value * scale) / scale;  // std::round: half away from zero, as by hand
 }
 
-double seed_rounding(double value) { return round_to(round_to(value, 4), 3); }
+double printed_rounding(double value) { return round_to(round_to(value, 4), 3); }
 
 std::string short_number(double value) {
   char buf[48];
@@ -52,7 +52,7 @@ WalkthroughResult compute_walkthrough(const WalkthroughInput& in) {
   r.dim = d;
   r.input = in;
   r.rotated.resize(std::size_t(d));
-  r.rotated_seed.resize(std::size_t(d));
+  r.rotated_printed.resize(std::size_t(d));
   const double p = double(in.position), pb = double(in.position_b), shift = double(in.shift);
   auto rotate = [](double x, double y, double angle, double& xr, double& yr) {
     xr = x * std::cos(angle) - y * std::sin(angle);
@@ -74,14 +74,14 @@ WalkthroughResult compute_walkthrough(const WalkthroughInput& in) {
     w.y = in.q[std::size_t(w.dim_b)];
     w.x_rot = w.x * w.cos - w.y * w.sin;
     w.y_rot = w.x * w.sin + w.y * w.cos;
-    w.cos_seed = seed_rounding(w.cos);
-    w.sin_seed = seed_rounding(w.sin);
-    w.x_terms3[0] = round_to(w.x * w.cos_seed, 3);
-    w.x_terms3[1] = round_to(w.y * w.sin_seed, 3);
-    w.y_terms3[0] = round_to(w.x * w.sin_seed, 3);
-    w.y_terms3[1] = round_to(w.y * w.cos_seed, 3);
-    w.x_rot_seed = round_to(w.x_terms3[0] - w.x_terms3[1], 3);
-    w.y_rot_seed = round_to(w.y_terms3[0] + w.y_terms3[1], 3);
+    w.cos_printed = printed_rounding(w.cos);
+    w.sin_printed = printed_rounding(w.sin);
+    w.x_terms3[0] = round_to(w.x * w.cos_printed, 3);
+    w.x_terms3[1] = round_to(w.y * w.sin_printed, 3);
+    w.y_terms3[0] = round_to(w.x * w.sin_printed, 3);
+    w.y_terms3[1] = round_to(w.y * w.cos_printed, 3);
+    w.x_rot_printed = round_to(w.x_terms3[0] - w.x_terms3[1], 3);
+    w.y_rot_printed = round_to(w.y_terms3[0] + w.y_terms3[1], 3);
     w.angle_b = pb * w.freq;
     w.delta_angle = (pb - p) * w.freq;
     // Direct rotations (not the closed form), so the test of "depends only on the difference"
@@ -101,8 +101,8 @@ WalkthroughResult compute_walkthrough(const WalkthroughInput& in) {
     r.score_closed_form += (w.x * w.x + w.y * w.y) * std::cos(w.delta_angle);
     r.rotated[std::size_t(w.dim_a)] = w.x_rot;
     r.rotated[std::size_t(w.dim_b)] = w.y_rot;
-    r.rotated_seed[std::size_t(w.dim_a)] = w.x_rot_seed;
-    r.rotated_seed[std::size_t(w.dim_b)] = w.y_rot_seed;
+    r.rotated_printed[std::size_t(w.dim_a)] = w.x_rot_printed;
+    r.rotated_printed[std::size_t(w.dim_b)] = w.y_rot_printed;
     r.pairs.push_back(w);
   }
   return r;

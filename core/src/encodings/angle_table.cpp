@@ -55,12 +55,12 @@ void rotate_with_angles(const AngleTable& t, long long p, const double* x, doubl
   }
 }
 
-void seed004_mix_with_angles(const AngleTable& t, long long p, const double* x, double* y) {
+void half_split_cache_mix_with_angles(const AngleTable& t, long long p, const double* x, double* y) {
   const double* c = t.cos_row(p);
   const double* s = t.sin_row(p);
   const Eigen::Index half = t.pairs;
   for (Eigen::Index i = 0; i < half; ++i) {
-    // Column j of cat(freqs, freqs) holds frequency j mod d/2 (as apply_seed004_mixed_tables).
+    // Column j of cat(freqs, freqs) holds frequency j mod d/2 (as apply_half_split_cache_mix).
     const Eigen::Index a = (2 * i) % half, b = (2 * i + 1) % half;
     const double x1 = x[2 * i], x2 = x[2 * i + 1];
     y[2 * i] = x1 * c[a] - x2 * s[a];
@@ -68,7 +68,7 @@ void seed004_mix_with_angles(const AngleTable& t, long long p, const double* x, 
   }
 }
 
-void seed001_mix_with_angles(const AngleTable& t, long long p, const double* x, double* y) {
+void interleaved_cache_mix_with_angles(const AngleTable& t, long long p, const double* x, double* y) {
   const double* c = t.cos_row(p);
   const double* s = t.sin_row(p);
   const Eigen::Index half = t.pairs;

@@ -220,14 +220,14 @@ MatrixD apply_rope(const Eigen::Ref<const MatrixD>& rows, const Eigen::Ref<const
   return y;
 }
 
-Eigen::VectorXd apply_seed004_mixed_tables(const Eigen::Ref<const Eigen::VectorXd>& x, double position,
+Eigen::VectorXd apply_half_split_cache_mix(const Eigen::Ref<const Eigen::VectorXd>& x, double position,
                                            const Eigen::ArrayXd& inv_freq) {
   require_frequencies("inv_freq", inv_freq);
   require_finite("position", position);
   const Eigen::Index half = inv_freq.size();
   if (x.size() != 2 * half) {
     throw InvalidArgument("x size", std::to_string(x.size()),
-                          "must be 2·inv_freq.size() = " + std::to_string(2 * half) + " (seed 004 rotates every dim)");
+                          "must be 2·inv_freq.size() = " + std::to_string(2 * half) + " (the mix rotates every dim)");
   }
   require_finite_entries("x", x.data(), x.size());
   Eigen::VectorXd y(x.size());

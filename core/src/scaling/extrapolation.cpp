@@ -1,4 +1,4 @@
-// Unseen rotation angles past the training length (SEED-ERRATA 5), counted exactly.
+// Unseen rotation angles past the training length (the reason plain RoPE does not extrapolate), counted exactly.
 //
 // For one pair: A = (L_train−1)·θ is the end of the arc seen in training, θ' the inference
 // frequency. Positions are grouped by the turn of their angle (the quotient fmod uses);

@@ -13,7 +13,7 @@ namespace pe {
 // s(Δ) = <R(m)q, R(m+Δ)k> = Σ_i a_i cos(Δθ_i) + b_i sin(Δθ_i)   (independent of m),
 // plus `passthrough`: the dot product of the non-rotating tail dims (partial rotary).
 // With (u1,u2) = q's pair i and (v1,v2) = k's pair i: a_i = u1v1 + u2v2, b_i = u2v1 − u1v2
-// (from uᵀR(Δθ)v; the sign of b fixes which way s(Δ) leans, see seed 003's mirror).
+// (from uᵀR(Δθ)v; the sign of b fixes which way s(Δ) leans, see RotationSign::Negative's mirror).
 struct RelativeScoreCoefficients {
   Eigen::ArrayXd a, b;
   double passthrough = 0.0;

@@ -1,6 +1,6 @@
 #pragma once
-// The seeds' comparison tables (seed 004 §6, seed 002's trade-offs, seed 001's
-// generations) measured instead of asserted, for sinusoidal / learned / RoPE / ALiBi at
+// The comparison table of positional-encoding tutorials (parameters, memory, relative
+// position, extrapolation, cost) measured instead of asserted, for sinusoidal / learned / RoPE / ALiBi at
 // one head dimension d and training length L (= max_len of the learned table).
 //
 //  - Trainable parameters: learned L·d, the others 0. Cached values: what an

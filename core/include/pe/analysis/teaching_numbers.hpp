@@ -1,6 +1,8 @@
 #pragma once
 // The numbers behind two teaching views, GL-free so they are unit-tested:
-//  - the theta lesson (seed 001 "Why theta = 10000?", backwards: SEED-ERRATA 2);
+//  - the theta lesson ("why θ = 10000?": a raised θ is how long-context models keep their
+//    slowest pairs from wrapping — Code Llama 10^6, Rozière et al. 2023; Llama 3 5·10^5 —
+//    not the low θ some tutorials recommend);
 //  - the pair conventions (interleaved vs half-split give equal scores after the
 //    permutation; mixing them does not).
 #include "pe/analysis/module_guard.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-// Attention over real words, for the permutation demo (seeds 000/001: "the dog bit the
-// man" vs "the man bit the dog"). Each distinct word has one seeded embedding (the same
+// Attention over real words, for the permutation demo (the classic word-order example: "the
+// dog bit the man" vs "the man bit the dog"). Each distinct word has one seeded embedding (the same
 // vector wherever it occurs, in either sentence); q, k, v come from seeded random
 // projections; then one of the position methods is applied.
 //

@@ -1,10 +1,11 @@
 #pragma once
-// Seed 001's worked example ("trace RoPE with a tiny model") as numbers: every quantity the
-// walkthrough view prints, computed once here so it can be tested without a GUI.
+// The worked example with d = 4 ("trace RoPE with a tiny model": q = [0.8, 0.3, −0.5, 0.2],
+// θ = 10000, p = 1) as numbers: every quantity the walkthrough view prints, computed once
+// here so it can be tested without a GUI.
 //
-// Pairs are interleaved (dims 2i, 2i+1) as in the seed's example. Besides the exact result
-// the seed's own hand arithmetic is reproduced, which is why it prints 0.179 and 0.836
-// where the exact values are 0.17980 and 0.83527 (SEED-ERRATA 1). Measured: the seed's
+// Pairs are interleaved (dims 2i, 2i+1), as in RoFormer (Su et al. 2021). Besides the exact
+// result, the hand arithmetic such tutorials print is reproduced: it gives 0.179 and 0.836
+// where the exact values are 0.17980 and 0.83527. Measured: those printed
 // numbers come out only with sin 1 = 0.84147 taken as 0.842 — rounded twice (0.8415, then
 // 0.842); rounded once it is 0.841 — and every product rounded to 3 decimals before the
 // sum. Rounding the exact result once gives [0.180, 0.835, −0.502, 0.195].
@@ -30,16 +31,16 @@ struct WalkthroughPair {
   double exponent = 0;        // 2i/d
   double theta_power = 0;     // θ^(2i/d)
   double freq = 0;            // 1/θ^(2i/d) (rad per position)
-  double angle = 0;           // p·freq (rad); seed 001 calls it θ_i
+  double angle = 0;           // p·freq (rad); tutorials often call it θ_i
   double angle_deg = 0;
   double cos = 0, sin = 0;    // of angle
   double x = 0, y = 0;        // q's pair before rotation
   double x_rot = 0, y_rot = 0;  // after, exact (double)
-  // Seed 001's hand arithmetic: cos/sin as it prints them (4 decimals, then 3: 0.84147 →
+  // The printed hand arithmetic: cos/sin as printed (4 decimals, then 3: 0.84147 →
   // 0.8415 → 0.842), products rounded to 3 decimals, their sum.
-  double cos_seed = 0, sin_seed = 0;
+  double cos_printed = 0, sin_printed = 0;
   double x_terms3[2] = {0, 0}, y_terms3[2] = {0, 0};  // x·cos, −y·sin and x·sin, y·cos rounded
-  double x_rot_seed = 0, y_rot_seed = 0;
+  double x_rot_printed = 0, y_rot_printed = 0;
   double angle_b = 0;          // p_b·freq
   double delta_angle = 0;      // (p_b − p)·freq
   // Step 5 with k = q: this pair's share of ⟨R(p)q, R(p_b)q⟩ = |pair|²·cos(Δangle).
@@ -52,7 +53,7 @@ struct WalkthroughResult {
   WalkthroughInput input;
   std::vector<WalkthroughPair> pairs;
   std::vector<double> rotated;       // q' at p, exact
-  std::vector<double> rotated_seed;  // q' with the seed's rounding
+  std::vector<double> rotated_printed;  // q' with the printed hand rounding
   // Step 5, key k = q (the same vector, so every pair's share is |pair|²·cos(Δangle_i)):
   // q rotated to p and k to p_b, dotted; then both shifted by `shift`; then a pair one
   // position further apart (p, p_b + 1) to show the score does change with the distance.
@@ -64,10 +65,10 @@ struct WalkthroughResult {
 // walkthrough_position_b) for odd or empty q, non-finite entries, θ <= 1, negative positions.
 WalkthroughResult compute_walkthrough(const WalkthroughInput& input);
 
-// Rounds half away from zero to `decimals` places (the seed's hand rounding).
+// Rounds half away from zero to `decimals` places (as by hand).
 double round_to(double value, int decimals);
-// The seed's printed 3-decimal cos/sin: rounded to 4 decimals first, then to 3.
-double seed_rounding(double value);
+// The printed 3-decimal cos/sin: rounded to 4 decimals first, then to 3.
+double printed_rounding(double value);
 
 // Short number text for the formulas: up to 4 significant digits, no trailing zeros
 // ("1", "0.01", "0.5403", "57.3", "3162", "0.0003162").

@@ -3,7 +3,7 @@
 // vector to hundreds of positions per frame (common-mistake at d = 1024: ~10⁶ sincos calls
 // a frame through apply_rope). Rows come from the angle-addition recurrence, re-anchored
 // with exact sincos every kAngleTableAnchor rows, so each entry is within ~1e-14 of
-// cos/sin(p·ω) (tests compare with apply_rope and the seeds' mixed tables).
+// cos/sin(p·ω) (tests compare with apply_rope and the two convention mixes).
 #include "pe/encodings/module_guard.hpp"
 #include <Eigen/Core>
 #include <vector>
@@ -28,9 +28,9 @@ void angle_table_into(AngleTable& out, const Eigen::ArrayXd& inv_freq, long long
 
 // apply_rope(x, p, inv_freq, convention) with the angles of table row p (x and y: 2·pairs).
 void rotate_with_angles(const AngleTable& t, long long p, const double* x, double* y, PairConvention convention);
-// apply_seed004_mixed_tables(x, p, inv_freq) with table row p.
-void seed004_mix_with_angles(const AngleTable& t, long long p, const double* x, double* y);
-// apply_seed001_mixed_tables(x, p, inv_freq) with table row p.
-void seed001_mix_with_angles(const AngleTable& t, long long p, const double* x, double* y);
+// apply_half_split_cache_mix(x, p, inv_freq) with table row p.
+void half_split_cache_mix_with_angles(const AngleTable& t, long long p, const double* x, double* y);
+// apply_interleaved_cache_mix(x, p, inv_freq) with table row p.
+void interleaved_cache_mix_with_angles(const AngleTable& t, long long p, const double* x, double* y);
 
 }  // namespace pe

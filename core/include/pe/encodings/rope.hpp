@@ -3,8 +3,8 @@
 // rotated by angle p·θ_i with θ_i = theta^(-2i/d).
 //
 // Two pair layouts exist in real code and both are supported:
-//  - Interleaved: pairs (2i, 2i+1) — RoFormer paper, Meta LLaMA reference, GPT-J, seeds 000/002/004.
-//  - HalfSplit:   pairs (i, i + d/2) — GPT-NeoX, Hugging Face `rotate_half`, seeds 001/003.
+//  - Interleaved: pairs (2i, 2i+1) — RoFormer paper, Meta LLaMA reference, GPT-J.
+//  - HalfSplit:   pairs (i, i + d/2) — GPT-NeoX, Hugging Face `rotate_half`.
 // They give identical scores up to a fixed permutation of dimensions (pair_permutation).
 //
 // Partial rotary: when inv_freq has fewer than d/2 entries, only the first
@@ -20,8 +20,8 @@ namespace pe {
 
 enum class PairConvention { Interleaved, HalfSplit };
 
-// +1: the standard rotation (y1 = x1 cos − x2 sin). −1: seed 003's code, which computes
-// y1 = x1 cos + x2 sin, i.e. a rotation by −pθ; applied to q and k alike it still encodes
+// +1: the standard rotation (y1 = x1 cos − x2 sin). −1: code that computes
+// y1 = x1 cos + x2 sin (a transposed rotation matrix, seen in tutorials), i.e. a rotation by −pθ; applied to q and k alike it still encodes
 // relative position, but mirrored: s(Δ) becomes s(−Δ).
 enum class RotationSign { Positive = 1, Negative = -1 };
 
@@ -108,14 +108,15 @@ MatrixD apply_rope(const Eigen::Ref<const MatrixD>& rows, const Eigen::Ref<const
                    const Eigen::ArrayXd& inv_freq, PairConvention convention,
                    RotationSign sign = RotationSign::Positive);
 
-// SEED-ERRATA 3, reproduced on purpose for the "common mistake" view: seed 004's code
-// caches cat(freqs, freqs) (the half-split layout) but pairs dims interleaved and reads
-// cos[..., ::2], sin[..., 1::2]. Pair i (dims 2i, 2i+1) then gets
+// The classic convention-mixing RoPE bug, reproduced on purpose for the "common mistake"
+// view: code that caches cat(freqs, freqs) (the half-split layout of transformers'
+// rotate_half) but pairs dims interleaved (as RoFormer and Meta's LLaMA reference do) and
+// reads cos[..., ::2], sin[..., 1::2]. Pair i (dims 2i, 2i+1) then gets
 //   y_2i   = x_2i·cos α − x_2i+1·sin α,   α = p·θ_{2i mod d/2}
 //   y_2i+1 = x_2i·sin β + x_2i+1·cos β,   β = p·θ_{(2i+1) mod d/2}
 // which is not a rotation (determinant cos(α − β)): norms change and the score depends
 // on absolute position. Never use it as RoPE.
-Eigen::VectorXd apply_seed004_mixed_tables(const Eigen::Ref<const Eigen::VectorXd>& x, double position,
+Eigen::VectorXd apply_half_split_cache_mix(const Eigen::Ref<const Eigen::VectorXd>& x, double position,
                                            const Eigen::ArrayXd& inv_freq);
 
 }  // namespace pe

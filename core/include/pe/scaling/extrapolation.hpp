@@ -1,5 +1,6 @@
 #pragma once
-// Where "RoPE extrapolates" holds and where it does not (SEED-ERRATA 5), measured.
+// Where "RoPE extrapolates", as tutorials often claim, holds and where it does not, measured
+// (Press et al. 2022 and Chen et al. 2023 found it does not past the training length).
 // Training at lengths < L_train shows pair i only the rotation angles p·θ_i for
 // p = 0 ... L_train−1. At inference (length L, frequencies θ'_i after any scaling) pair i
 // shows p·θ'_i mod 2π for p = 0 ... L−1. An inference angle is "unseen" when it lies

@@ -1,4 +1,4 @@
-#include "pe/analysis/seed001_mix.hpp"
+#include "pe/analysis/interleaved_cache_mix.hpp"
 
 #include <cmath>
 #include <string>
@@ -8,14 +8,14 @@
 
 namespace pe {
 
-Eigen::VectorXd apply_seed001_mixed_tables(const Eigen::Ref<const Eigen::VectorXd>& x, double position,
+Eigen::VectorXd apply_interleaved_cache_mix(const Eigen::Ref<const Eigen::VectorXd>& x, double position,
                                            const Eigen::ArrayXd& inv_freq) {
   require_frequencies("inv_freq", inv_freq);
   require_finite("position", position);
   const Eigen::Index half = inv_freq.size();
   if (x.size() != 2 * half) {
     throw InvalidArgument("x size", std::to_string(x.size()),
-                          "must be 2·inv_freq.size() = " + std::to_string(2 * half) + " (seed 001 rotates every dim)");
+                          "must be 2·inv_freq.size() = " + std::to_string(2 * half) + " (the mix rotates every dim)");
   }
   for (Eigen::Index j = 0; j < x.size(); ++j)
     if (!std::isfinite(x[j])) throw InvalidArgument("x[" + std::to_string(j) + "]", format_double(x[j]), "finite numbers");
