@@ -363,8 +363,9 @@ std::vector<std::string> rope_2d_formula(const AppState& s, const Derived& d) {
   std::string numbers;
   try {
     const pe::MultiAxisLayout layout = scheme_layout(in.setup.scheme, in.setup, s, d);
-    const std::string ck = std::to_string(d.version) + "|" + sections_text(in.setup.sections) + "|" + std::to_string(layout.pairs()) + "|" +
-                           s.qk + "|" + std::to_string(s.seed) + "|" + std::to_string(s.samples);
+    // The seeded vectors depend on the pair count, the choice, the seed and the samples
+    // alone (multi_axis_coefficients), not on θ: a θ step must not redraw them.
+    const std::string ck = std::to_string(layout.pairs()) + "|" + s.qk + "|" + std::to_string(s.seed) + "|" + std::to_string(s.samples);
     if (ck != coefficient_key) {
       coefficients = pe::multi_axis_coefficients(qk_choice(s.qk), layout, s.seed, s.samples);
       coefficient_key = ck;
