@@ -138,7 +138,10 @@ const Scores& view_scores(const AppState& s, const Derived& d, bool exporting) {
   ViewSlot& slot = slot_for(slots, &d);
   const Inputs in = inputs(s, d);
   const bool wait = exporting || in.rows * in.cols <= kSyncPatches;
-  return *slot.value.get(scores_key(s, d), wait, [work = slot.work, s, d](const std::string&) {
+  // A worker still busy with slot.work: an in-place computation (an export does not wait
+  // for the worker) takes caches of its own rather than share them with it.
+  std::shared_ptr<Scores> caches = slot.settling() ? std::make_shared<Scores>() : slot.work;
+  return *slot.value.get(scores_key(s, d), wait, [work = std::move(caches), s, d](const std::string&) {
     compute(*work, s, d);
     return std::shared_ptr<const Scores>(std::make_shared<Scores>(*work));
   });
