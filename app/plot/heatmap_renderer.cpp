@@ -167,7 +167,8 @@ std::optional<ImVec4> HeatmapRenderer::prepare(const ImVec2& quad_min, const ImV
 
 void HeatmapRenderer::set_colormap(const render::ShaderProgram& program, Colormap c, float vmin, float vmax) {
   const auto table = colormap_table(c);
-  glUniform3fv(program.uniform("u_colormap"), static_cast<GLsizei>(table.size()), table.data()->data());
+  const auto packed = colormap_packed_rgb(c);
+  glUniform1uiv(program.uniform("u_colormap"), static_cast<GLsizei>(table.size()), packed.data());
   glUniform1i(program.uniform("u_colormap_size"), static_cast<GLint>(table.size()));
   glUniform1f(program.uniform("u_vmin"), vmin);
   glUniform1f(program.uniform("u_vmax"), vmax);
