@@ -223,6 +223,12 @@ void drive_controls(AppState& s, long long f, long long max_dim) {
 void fix_malloc_mmap_threshold() {
 #ifdef __GLIBC__
   mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  // Fixing the mmap threshold also freezes the trim threshold at its 128 KiB start (glibc
+  // raises the two together, trim = 2 × mmap): the top of the heap was then handed back and
+  // taken again every frame, ~300 page faults a frame for sinusoidal at L = 1e6, d = 1024
+  // (bench --draw-costs' frames, perf stat -e page-faults). Twice the mmap threshold, as
+  // glibc's own rule would set it.
+  mallopt(M_TRIM_THRESHOLD, 2 << 20);
 #endif
 }
 

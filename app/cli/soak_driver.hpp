@@ -23,7 +23,8 @@ MemoryStatus read_memory_status();
 // glibc raises its mmap threshold each time a large block is freed, after which big
 // transient buffers (font atlases at a new UI scale, tables, texture uploads) come from the
 // heap and stay resident: RSS then climbs for minutes before levelling off (~255 MiB vs
-// ~130 MiB live in the soak). A fixed 1 MiB threshold hands them back on free. Called by
+// ~130 MiB live in the soak). A fixed 1 MiB threshold hands them back on free (and the
+// trim threshold, which glibc would have raised with it, is set to 2 MiB). Called by
 // `pe-viz bench` and the soak test; worth calling from main() for the GUI too.
 void fix_malloc_mmap_threshold();
 

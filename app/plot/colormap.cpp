@@ -47,6 +47,14 @@ std::span<const Rgb> colormap_table(Colormap c) {
   return kViridis;
 }
 
+std::array<unsigned, kMaxColormapPoints> colormap_packed_rgb(Colormap c) {
+  std::array<unsigned, kMaxColormapPoints> packed{};
+  const auto table = colormap_table(c);
+  auto byte = [](float v) { return static_cast<unsigned>(std::lround(v * 255.0f)); };  // v is k / 255: exact
+  for (std::size_t i = 0; i < table.size(); ++i) packed[i] = byte(table[i][0]) << 16 | byte(table[i][1]) << 8 | byte(table[i][2]);
+  return packed;
+}
+
 double colormap_position(double v, double vmin, double vmax) {
   if (!(vmax > vmin)) return 0.5;
   return (v - vmin) / (vmax - vmin);

@@ -2,6 +2,7 @@
 
 #include <epoxy/gl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <atomic>
 #include <cstdio>
@@ -28,6 +29,7 @@ struct KeyResources {
   std::vector<float> uploaded;  // encoding rows: last uploaded parameters
   unsigned long long version = 0;
   bool has_data = false;
+  bool has_nan = false;  // values: the upload holds a NaN
   int last_frame = 0;  // ImGui frame that last queued or updated this heatmap
 };
 
@@ -49,13 +51,13 @@ class HeatmapRenderer {
   void queue_encoding(ImDrawList* draw, EncodingDrawCall call);
   void queue_values(ImDrawList* draw, ValueDrawCall call);
   bool update_values(ImGuiID key, std::span<const float> values, int rows, int columns, unsigned long long version,
-                     std::string& error);
+                     std::string& error, bool& has_nan);
+  bool ensure_programs();
   void draw_encoding(const EncodingDrawCall& call, const ImVec4& clip);
   void draw_values(const ValueDrawCall& call, const ImVec4& clip);
   const std::string& error() const { return error_; }
 
  private:
-  bool ensure_programs();
   void start_frame_if_new();
   // Sets scissor and returns the visible framebuffer rectangle (x0, y0, x1, y1 with
   // y down) or nothing when the heatmap is clipped away.
@@ -165,7 +167,8 @@ std::optional<ImVec4> HeatmapRenderer::prepare(const ImVec2& quad_min, const ImV
 
 void HeatmapRenderer::set_colormap(const render::ShaderProgram& program, Colormap c, float vmin, float vmax) {
   const auto table = colormap_table(c);
-  glUniform3fv(program.uniform("u_colormap"), static_cast<GLsizei>(table.size()), table.data()->data());
+  const auto packed = colormap_packed_rgb(c);
+  glUniform1uiv(program.uniform("u_colormap"), static_cast<GLsizei>(table.size()), packed.data());
   glUniform1i(program.uniform("u_colormap_size"), static_cast<GLint>(table.size()));
   glUniform1f(program.uniform("u_vmin"), vmin);
   glUniform1f(program.uniform("u_vmax"), vmax);
@@ -340,7 +343,7 @@ void HeatmapRenderer::draw_values(const ValueDrawCall& call, const ImVec4& clip)
 }
 
 bool HeatmapRenderer::update_values(ImGuiID key, std::span<const float> values, int rows, int columns,
-                                    unsigned long long version, std::string& error) {
+                                    unsigned long long version, std::string& error, bool& has_nan) {
   if (rows <= 0 || columns <= 0 || values.size() < static_cast<size_t>(rows) * columns) {
     error = "heatmap values: need rows x columns values";
     return false;
@@ -358,10 +361,13 @@ bool HeatmapRenderer::update_values(ImGuiID key, std::span<const float> values, 
   if (!res.has_data || resized || res.version != version) {
     if (!res.texture.valid()) res.texture = render::Texture(columns, rows, render::TextureFormat::R32F);
     res.texture.resize(columns, rows);
-    res.texture.upload(values.first(static_cast<size_t>(rows) * columns));
+    const auto cells = values.first(static_cast<size_t>(rows) * columns);
+    res.texture.upload(cells);
     res.version = version;
     res.has_data = true;
+    res.has_nan = std::any_of(cells.begin(), cells.end(), [](float v) { return std::isnan(v); });
   }
+  has_nan = res.has_nan;
   return true;
 }
 
@@ -370,9 +376,10 @@ bool HeatmapRenderer::update_values(ImGuiID key, std::span<const float> values, 
 void queue_encoding_draw(ImDrawList* draw, EncodingDrawCall call) { renderer().queue_encoding(draw, std::move(call)); }
 void queue_value_draw(ImDrawList* draw, ValueDrawCall call) { renderer().queue_values(draw, std::move(call)); }
 bool update_value_texture(ImGuiID key, std::span<const float> values, int rows, int columns,
-                          unsigned long long version, std::string& error) {
-  return renderer().update_values(key, values, rows, columns, version, error);
+                          unsigned long long version, std::string& error, bool& has_nan) {
+  return renderer().update_values(key, values, rows, columns, version, error, has_nan);
 }
+bool heatmaps_drawable() { return renderer().ensure_programs(); }
 
 }  // namespace detail
 

@@ -49,8 +49,18 @@ void queue_value_draw(ImDrawList* draw, ValueDrawCall call);
 
 // Uploads values (rows × columns, row-major) into the heatmap's R32F texture when the
 // version or the size changed. Needs the GL context current. Returns false and sets
-// `error` when the texture cannot hold the data.
+// `error` when the texture cannot hold the data. `has_nan`: whether the uploaded values
+// hold a NaN (a cell the heatmap leaves undrawn), found once per upload.
 bool update_value_texture(ImGuiID key, std::span<const float> values, int rows, int columns,
-                          unsigned long long version, std::string& error);
+                          unsigned long long version, std::string& error, bool& has_nan);
+
+struct CurrentPlot;
+// The plot's data-area fill leaves out what an opaque heatmap queued next covers (its
+// quad, in display coordinates): see plot_heatmap.cpp.
+void heatmap_covers_background(CurrentPlot& c, ImVec2 quad_min, ImVec2 quad_max);
+
+// Whether queued heatmaps will be drawn: the shaders are built (now, if they were not yet;
+// needs the GL context current) and did not fail.
+bool heatmaps_drawable();
 
 }  // namespace plot::detail

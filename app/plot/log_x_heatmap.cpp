@@ -23,7 +23,8 @@ void plot_value_heatmap_log_x(const char* label, const ValueHeatmap& spec) {
   }
   const ImGuiID key = item_id(label);
   std::string error;
-  if (!update_value_texture(key, spec.values, spec.rows, spec.columns, spec.version, error)) {
+  bool has_nan = false;
+  if (!update_value_texture(key, spec.values, spec.rows, spec.columns, spec.version, error, has_nan)) {
     corner_message(c, error.c_str());
     return;
   }
@@ -56,6 +57,7 @@ void plot_value_heatmap_log_x(const char* label, const ValueHeatmap& spec) {
   call.quad_min = ImVec2(cx(std::min(px0, px1)), cy(std::min(py0, py1)));
   call.quad_max = ImVec2(cx(std::max(px0, px1)), cy(std::max(py0, py1)));
   c.draw->PushClipRect(c.rect.Min, c.rect.Max, true);
+  if (!has_nan) heatmap_covers_background(c, call.quad_min, call.quad_max);
   queue_value_draw(c.draw, std::move(call));
   c.draw->PopClipRect();
 }

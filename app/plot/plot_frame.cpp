@@ -251,7 +251,7 @@ void handle_input(CurrentPlot& c) {
 void draw_background_and_grid(CurrentPlot& c) {
   const Theme t = theme();
   ImDrawList* d = c.draw;
-  add_opaque_rect(d, c.rect.Min, c.rect.Max, t.plot_bg);
+  c.background = add_opaque_rect(d, c.rect.Min, c.rect.Max, t.plot_bg);
   const float w = stroke(1.0f);
   const ImU32 minor_grid = (t.grid & ~IM_COL32_A_MASK) | (((t.grid >> IM_COL32_A_SHIFT) & 0xff) / 2) << IM_COL32_A_SHIFT;
   for (const auto& tick : c.x_ticks) {

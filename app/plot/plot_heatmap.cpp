@@ -7,6 +7,7 @@
 #include "encoding_sampling.hpp"
 #include "heatmap_renderer.hpp"
 #include "plot_state.hpp"
+#include "rect_fills.hpp"
 
 namespace plot {
 namespace detail {
@@ -101,6 +102,22 @@ void hover_values(CurrentPlot& c, const ValueHeatmap& spec, const PlotTransform&
 }
 
 }  // namespace
+
+// A heatmap writes every pixel of its quad, opaque (a value heatmap: unless a cell is NaN):
+// the data area's fill need not clear what it covers. The pixels within two of its edges
+// stay cleared: the scissor, like the backend's, truncates the clip rectangle's corner and
+// size (up to two pixels lost at the right and top), and rows and columns round at the
+// edges, so no pixel is left that neither draws.
+void heatmap_covers_background(CurrentPlot& c, ImVec2 quad_min, ImVec2 quad_max) {
+  if (c.background == nullptr || !heatmaps_drawable()) return;
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  const float mx = 2.0f * std::max(1.0f, 1.0f / std::max(scale.x, 1e-3f)), my = 2.0f * std::max(1.0f, 1.0f / std::max(scale.y, 1e-3f));
+  const ImVec2 clip_min = c.draw->GetClipRectMin(), clip_max = c.draw->GetClipRectMax();
+  const ImVec2 min(std::max({quad_min.x, c.rect.Min.x, clip_min.x}) + mx, std::max({quad_min.y, c.rect.Min.y, clip_min.y}) + my);
+  const ImVec2 max(std::min({quad_max.x, c.rect.Max.x, clip_max.x}) - mx, std::min({quad_max.y, c.rect.Max.y, clip_max.y}) - my);
+  leave_out_of_fill(c.background, min, max);
+}
+
 }  // namespace detail
 
 void plot_encoding_heatmap(const char* label, const EncodingHeatmap& spec) {
@@ -135,6 +152,7 @@ void plot_encoding_heatmap(const char* label, const EncodingHeatmap& spec) {
     note_varied();
   quad_rect(c, t, x0, x1, y0, y1, call.quad_min, call.quad_max);
   c.draw->PushClipRect(c.rect.Min, c.rect.Max, true);
+  heatmap_covers_background(c, call.quad_min, call.quad_max);
   queue_encoding_draw(c.draw, std::move(call));
   c.draw->PopClipRect();
   hover_encoding(c, spec, t, x0, x1, y0, y1);
@@ -149,7 +167,8 @@ void plot_value_heatmap(const char* label, const ValueHeatmap& spec) {
   if (!linear_axes_or_message(c)) return;
   const ImGuiID key = item_id(label);
   std::string error;
-  if (!update_value_texture(key, spec.values, spec.rows, spec.columns, spec.version, error)) {
+  bool has_nan = false;
+  if (!update_value_texture(key, spec.values, spec.rows, spec.columns, spec.version, error, has_nan)) {
     corner_message(c, error.c_str());
     return;
   }
@@ -169,6 +188,7 @@ void plot_value_heatmap(const char* label, const ValueHeatmap& spec) {
   quad_rect(c, t, std::min(spec.x0, spec.x1), std::max(spec.x0, spec.x1), std::min(spec.y0, spec.y1),
             std::max(spec.y0, spec.y1), call.quad_min, call.quad_max);
   c.draw->PushClipRect(c.rect.Min, c.rect.Max, true);
+  if (!has_nan) heatmap_covers_background(c, call.quad_min, call.quad_max);
   queue_value_draw(c.draw, std::move(call));
   c.draw->PopClipRect();
   hover_values(c, spec, t);

@@ -29,6 +29,8 @@ struct AxisState {
 
 enum AxisMask { kAxisNone = 0, kAxisX = 1, kAxisY = 2, kAxisBoth = 3 };
 
+struct QueuedFill;  // rect_fills.hpp
+
 // Persistent per-plot state, keyed by the plot's ImGui ID.
 struct PlotState {
   AxisState x, y;
@@ -59,6 +61,7 @@ struct CurrentPlot {
   ImRect rect;   // the data area
   std::vector<Tick> x_ticks, y_ticks;
   ImDrawList* draw = nullptr;
+  QueuedFill* background = nullptr;  // the data area's fill, when queued as a clear
   int next_color = 0;
   std::vector<LegendEntry> legend;
   std::vector<HoverLine> hover_lines;

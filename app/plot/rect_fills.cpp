@@ -18,10 +18,18 @@ namespace {
 
 constexpr float kMinTranslucentPixels = 20000.0f;
 
-struct Fill {
+}  // namespace
+
+struct QueuedFill {
   ImVec2 min, max;
   ImU32 color;
+  bool has_hole = false;
+  ImVec2 hole_min, hole_max;  // left out (leave_out_of_fill)
 };
+
+namespace {
+
+using Fill = QueuedFill;
 
 // Calls of the frame being built and rendered; the deque keeps their addresses stable.
 std::deque<Fill>& fills() {
@@ -34,34 +42,55 @@ std::deque<Fill>& fills() {
   return calls;
 }
 
-void queue(ImDrawList* draw, ImDrawCallback callback, ImVec2 min, ImVec2 max, ImU32 color) {
+Fill* queue(ImDrawList* draw, ImDrawCallback callback, ImVec2 min, ImVec2 max, ImU32 color) {
   auto& calls = fills();
   calls.push_back({min, max, color});
   draw->AddCallback(callback, &calls.back());
   draw->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+  return &calls.back();
+}
+
+// Framebuffer pixels (x0, y0, x1, y1; y down) whose centres (i + ½) lie in [min, max) ∩ the
+// clip rectangle: the pixels a quad covers. Clip edges are whole pixels already (the backend
+// scissors with them), so the same rule holds for both.
+struct PixelBox {
+  int x0, y0, x1, y1;
+  bool empty() const { return x1 <= x0 || y1 <= y0; }
+};
+
+PixelBox pixel_box(ImVec2 min, ImVec2 max, const ImVec4& clip, const ImDrawData& data) {
+  const ImVec2 pos = data.DisplayPos, scale = data.FramebufferScale;
+  const float fb_w = data.DisplaySize.x * scale.x, fb_h = data.DisplaySize.y * scale.y;
+  const float x0 = (std::max(min.x, clip.x) - pos.x) * scale.x, y0 = (std::max(min.y, clip.y) - pos.y) * scale.y;
+  const float x1 = (std::min(max.x, clip.z) - pos.x) * scale.x, y1 = (std::min(max.y, clip.w) - pos.y) * scale.y;
+  auto edge = [](float v, float limit) { return std::clamp(int(std::ceil(v - 0.5f)), 0, int(limit)); };
+  return {edge(x0, fb_w), edge(y0, fb_h), edge(x1, fb_w), edge(y1, fb_h)};
+}
+
+void clear_pixels(const PixelBox& b, int fb_h) {
+  if (b.empty()) return;
+  glScissor(b.x0, fb_h - b.y1, b.x1 - b.x0, b.y1 - b.y0);
+  glClear(GL_COLOR_BUFFER_BIT);
 }
 
 void opaque_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   const Fill& f = *static_cast<const Fill*>(cmd->UserCallbackData);
   const ImDrawData* data = ImGui::GetDrawData();
   if (!data) return;
-  const ImVec2 pos = data->DisplayPos, scale = data->FramebufferScale;
-  const float fb_w = data->DisplaySize.x * scale.x, fb_h = data->DisplaySize.y * scale.y;
-  // The rectangle within the command's clip rectangle, in framebuffer pixels (y down).
-  const float x0 = (std::max(f.min.x, cmd->ClipRect.x) - pos.x) * scale.x;
-  const float y0 = (std::max(f.min.y, cmd->ClipRect.y) - pos.y) * scale.y;
-  const float x1 = (std::min(f.max.x, cmd->ClipRect.z) - pos.x) * scale.x;
-  const float y1 = (std::min(f.max.y, cmd->ClipRect.w) - pos.y) * scale.y;
-  // The pixels a quad covers: centres (i + ½) in [x0, x1). Clip edges are whole pixels
-  // already (the backend scissors with them), so the same rule holds for both.
-  const int ix0 = std::clamp(int(std::ceil(x0 - 0.5f)), 0, int(fb_w)), ix1 = std::clamp(int(std::ceil(x1 - 0.5f)), 0, int(fb_w));
-  const int iy0 = std::clamp(int(std::ceil(y0 - 0.5f)), 0, int(fb_h)), iy1 = std::clamp(int(std::ceil(y1 - 0.5f)), 0, int(fb_h));
-  if (ix1 <= ix0 || iy1 <= iy0) return;
+  const PixelBox all = pixel_box(f.min, f.max, cmd->ClipRect, *data);
+  if (all.empty()) return;
+  const int fb_h = int(data->DisplaySize.y * data->FramebufferScale.y);
   glEnable(GL_SCISSOR_TEST);
-  glScissor(ix0, int(fb_h) - iy1, ix1 - ix0, iy1 - iy0);
   const ImVec4 c = ImGui::ColorConvertU32ToFloat4(f.color);
   glClearColor(c.x, c.y, c.z, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
+  PixelBox hole = f.has_hole ? pixel_box(f.hole_min, f.hole_max, cmd->ClipRect, *data) : PixelBox{0, 0, 0, 0};
+  hole = {std::max(hole.x0, all.x0), std::max(hole.y0, all.y0), std::min(hole.x1, all.x1), std::min(hole.y1, all.y1)};
+  if (hole.empty()) return clear_pixels(all, fb_h);
+  // The frame around the hole: full-width bands above and below, then its left and right.
+  clear_pixels({all.x0, all.y0, all.x1, hole.y0}, fb_h);
+  clear_pixels({all.x0, hole.y1, all.x1, all.y1}, fb_h);
+  clear_pixels({all.x0, hole.y0, hole.x0, hole.y1}, fb_h);
+  clear_pixels({hole.x1, hole.y0, all.x1, hole.y1}, fb_h);
 }
 
 struct Program {
@@ -115,12 +144,19 @@ void translucent_callback(const ImDrawList*, const ImDrawCmd* cmd) {
 
 }  // namespace
 
-void add_opaque_rect(ImDrawList* draw, ImVec2 min, ImVec2 max, ImU32 color) {
+QueuedFill* add_opaque_rect(ImDrawList* draw, ImVec2 min, ImVec2 max, ImU32 color) {
   if ((color & IM_COL32_A_MASK) != IM_COL32_A_MASK || max.x <= min.x || max.y <= min.y) {
     draw->AddRectFilled(min, max, color);
-    return;
+    return nullptr;
   }
-  queue(draw, opaque_callback, min, max, color);
+  return queue(draw, opaque_callback, min, max, color);
+}
+
+void leave_out_of_fill(QueuedFill* fill, ImVec2 min, ImVec2 max) {
+  if (fill == nullptr) return;
+  fill->has_hole = max.x > min.x && max.y > min.y;
+  fill->hole_min = min;
+  fill->hole_max = max;
 }
 
 void add_translucent_rect(ImDrawList* draw, ImVec2 min, ImVec2 max, ImU32 color) {

@@ -15,8 +15,15 @@ namespace plot::detail {
 
 // Each queues the fill at the current position of `draw`'s commands (later items draw over
 // it), clipped to its clip rectangle.
-// A colour that is not opaque is drawn as an ordinary ImGui rectangle.
-void add_opaque_rect(ImDrawList* draw, ImVec2 min, ImVec2 max, ImU32 color);
+// A colour that is not opaque is drawn as an ordinary ImGui rectangle (and nullptr returned).
+struct QueuedFill;
+QueuedFill* add_opaque_rect(ImDrawList* draw, ImVec2 min, ImVec2 max, ImU32 color);
+// The queued fill leaves out the pixels whose centres lie in [min, max) (display
+// coordinates), which an opaque item queued after it (a heatmap) writes anyway: clearing
+// them first costs llvmpipe as much as drawing them. Those pixels then show whatever is
+// under the fill until that item draws them, so the caller must be sure it does. A second
+// call replaces the first; nullptr is ignored.
+void leave_out_of_fill(QueuedFill* fill, ImVec2 min, ImVec2 max);
 // Rectangles under 20 000 px (where the callback's state changes cost more than the
 // texture fetches) go to ImDrawList::AddRectFilled.
 void add_translucent_rect(ImDrawList* draw, ImVec2 min, ImVec2 max, ImU32 color);

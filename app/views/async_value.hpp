@@ -4,7 +4,9 @@
 //
 // Settling: a change made while a worker runs starts the next worker as soon as that one
 // finishes, so the picture shows the exact value for the last key within two compute
-// times of the last change. Exports wait (`wait`), so files always hold the exact value.
+// times of the last change. Exports ask for the exact value (`wait`), so files always hold
+// it: computed in place, never by waiting for the worker, which runs at background
+// priority (platform/worker.hpp); a worker busy meanwhile has its result dropped.
 #pragma once
 
 #include <chrono>
@@ -26,14 +28,19 @@ class AsyncValue {
   // (catch inside and carry the error in Value) and must not touch ImGui.
   template <class Compute>
   const Value& get(const Key& key, bool wait, Compute compute) {
-    if (job_.valid() && (wait || job_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)) {
-      value_ = job_.get();
-      value_key_ = job_key_;
+    if (job_.valid() && job_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+      Value done = job_.get();
+      if (!job_dropped_) {
+        value_ = std::move(done);
+        value_key_ = job_key_;
+      }
+      job_dropped_ = false;
     }
     if (value_key_ == key) return *value_;
     if (wait || !value_) {
       value_ = compute(key);
       value_key_ = key;
+      job_dropped_ = job_.valid();  // older than what is on screen now
     } else if (!job_.valid()) {
       job_key_ = key;
       // The finished worker wakes the GUI, which may be asleep waiting for input.
@@ -56,6 +63,7 @@ class AsyncValue {
   std::optional<Key> value_key_;
   std::future<Value> job_;
   Key job_key_{};
+  bool job_dropped_ = false;
 };
 
 // One AsyncValue per Derived (the main state, compare's B side, test sessions); finished

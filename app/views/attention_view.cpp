@@ -66,7 +66,8 @@ Patterns compute_patterns(const pe::AttentionParams& params, const Keys& which) 
 // One cache per Derived (the main state and compare's B), so compare A/B does not
 // recompute both sides every frame. When an update is slow (large d), patterns are
 // recomputed on a worker thread while θ is dragged and the last ones stay on screen;
-// exports and shape changes wait for them.
+// exports and shape changes compute them in place instead (the worker runs at background
+// priority: nothing waits for it), and the busy worker's result is then dropped.
 struct Slot {
   Patterns patterns;
   Keys keys;
@@ -110,7 +111,7 @@ void draw_attention_view(ViewContext& ctx) {
     static unsigned long long next_version = 0;
     slot.version = ++next_version;
   };
-  if (slot.job.valid() && (ctx.exporting || slot.job.wait_for(std::chrono::seconds(0)) == std::future_status::ready)) {
+  if (slot.job.valid() && slot.job.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
     apply(slot.job.get(), slot.job_keys);
   }
   const Keys wanted = method_keys(s, ctx.derived, n);
@@ -127,6 +128,7 @@ void draw_attention_view(ViewContext& ctx) {
   // choice depends on d alone, so the same inputs always take the same path.
   if (any && (ctx.exporting || shape_changed || s.rope.head_dim < kAsyncAttentionDim)) {
     apply(compute_patterns(attention_params(s, ctx.derived), stale), stale);
+    slot.job_keys = {};  // a busy worker's patterns are older than these: applied, they change nothing
   } else if (any && !slot.job.valid()) {
     slot.job_keys = stale;
     // The finished worker wakes the GUI, which may be asleep waiting for input.

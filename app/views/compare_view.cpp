@@ -101,6 +101,33 @@ std::string side_label(const char* side, const pe::RopeConfig& r, const std::str
   return numbers;
 }
 
+// One side's mean relative-score curve s(Δ)/d over `deltas`, kept until that side's
+// frequencies (its Derived version) or the seed change: dragging A's θ leaves B's curve
+// alone, and the seeded vectors (which depend on the pair count and the seed, not on θ)
+// are drawn once. Same numbers as relative_score_curve(choice, …), which is this product.
+struct SideCurve {
+  std::string key, coefficient_key;
+  pe::RelativeScoreCoefficients coefficients;
+  std::vector<double> y;
+};
+
+bool update_side_curve(SideCurve& c, const Eigen::ArrayXd& inv_freq, unsigned long long version, const Eigen::ArrayXd& deltas,
+                       std::uint64_t seed) {
+  constexpr long long kSamples = 32;
+  const std::string key = std::to_string(version) + "|" + std::to_string(seed) + "|" + std::to_string(deltas.size()) + "|" +
+                          pe::format_double(deltas.size() ? deltas[deltas.size() - 1] : 0.0);
+  if (key == c.key) return false;
+  c.key = key;
+  const std::string ck = std::to_string(inv_freq.size()) + "|" + std::to_string(seed);
+  if (ck != c.coefficient_key) {
+    c.coefficients = pe::choice_coefficients(pe::VectorChoice::MeanOfIdentical, inv_freq.size(), seed, kSamples);
+    c.coefficient_key = ck;
+  }
+  const Eigen::ArrayXd curve = pe::relative_score_curve(c.coefficients, inv_freq, deltas) / double(2 * inv_freq.size());
+  c.y.assign(curve.data(), curve.data() + curve.size());
+  return true;
+}
+
 }  // namespace
 
 void draw_compare_view(ViewContext& ctx) {
@@ -195,17 +222,15 @@ void draw_compare_view(ViewContext& ctx) {
     ImGui::EndChild();
   }
   ImGui::SameLine();
-  static std::vector<double> xs, ya, yb, yd;
-  static std::string curve_key;
-  const std::string ck = std::to_string(ctx.derived.version) + "|" + std::to_string(derived_b.version) + "|" + std::to_string(a.seed);
-  if (ck != curve_key) {
-    curve_key = ck;
-    const Eigen::ArrayXd deltas = Eigen::ArrayXd::LinSpaced(512, 0.0, double(std::max<long long>(length - 1, 1)));
-    const Eigen::ArrayXd ca = pe::relative_score_curve(pe::VectorChoice::MeanOfIdentical, fa, deltas, a.seed, 32) / double(2 * fa.size());
-    const Eigen::ArrayXd cb = pe::relative_score_curve(pe::VectorChoice::MeanOfIdentical, fb, deltas, a.seed, 32) / double(2 * fb.size());
+  static std::vector<double> xs, yd;
+  static SideCurve curve_a, curve_b;
+  const Eigen::ArrayXd deltas = Eigen::ArrayXd::LinSpaced(512, 0.0, double(std::max<long long>(length - 1, 1)));
+  const bool a_changed = update_side_curve(curve_a, fa, ctx.derived.version, deltas, a.seed);
+  const bool b_changed = update_side_curve(curve_b, fb, derived_b.version, deltas, a.seed);
+  const std::vector<double>& ya = curve_a.y;
+  const std::vector<double>& yb = curve_b.y;
+  if (a_changed || b_changed || xs.size() != ya.size()) {
     xs.assign(deltas.data(), deltas.data() + deltas.size());
-    ya.assign(ca.data(), ca.data() + ca.size());
-    yb.assign(cb.data(), cb.data() + cb.size());
     yd.resize(ya.size());
     for (std::size_t k2 = 0; k2 < ya.size(); ++k2) yd[k2] = ya[k2] - yb[k2];
   }

@@ -179,8 +179,15 @@ void fill_cells(const char* label, const std::vector<Cell>& cells, ImU32 color, 
   xs.reserve(cells.size() * 3);
   lo.reserve(cells.size() * 3);
   hi.reserve(cells.size() * 3);
-  for (const Cell& c : cells) {
-    xs.insert(xs.end(), {c[0], c[1], c[1]});
+  // A run of cells that touch (one's right edge is the next one's left, same rows) is one
+  // quad: the same pixels, since two quads sharing an edge cover exactly the pixel centres
+  // of their union, and a fraction of the triangles (mrope-layout's contiguous schemes at
+  // d = 1024: 512 cells a strip -> 3; llvmpipe pays for each triangle's 4×4 blocks).
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const Cell& c = cells[k];
+    double x1 = c[1];
+    while (k + 1 < cells.size() && cells[k + 1][0] == x1 && cells[k + 1][2] == c[2] && cells[k + 1][3] == c[3]) x1 = cells[++k][1];
+    xs.insert(xs.end(), {c[0], x1, x1});
     lo.insert(lo.end(), {c[2], c[2], nan});
     hi.insert(hi.end(), {c[3], c[3], nan});
   }

@@ -138,7 +138,10 @@ const Scores& view_scores(const AppState& s, const Derived& d, bool exporting) {
   ViewSlot& slot = slot_for(slots, &d);
   const Inputs in = inputs(s, d);
   const bool wait = exporting || in.rows * in.cols <= kSyncPatches;
-  return *slot.value.get(scores_key(s, d), wait, [work = slot.work, s, d](const std::string&) {
+  // A worker still busy with slot.work: an in-place computation (an export does not wait
+  // for the worker) takes caches of its own rather than share them with it.
+  std::shared_ptr<Scores> caches = slot.settling() ? std::make_shared<Scores>() : slot.work;
+  return *slot.value.get(scores_key(s, d), wait, [work = std::move(caches), s, d](const std::string&) {
     compute(*work, s, d);
     return std::shared_ptr<const Scores>(std::make_shared<Scores>(*work));
   });
@@ -363,8 +366,9 @@ std::vector<std::string> rope_2d_formula(const AppState& s, const Derived& d) {
   std::string numbers;
   try {
     const pe::MultiAxisLayout layout = scheme_layout(in.setup.scheme, in.setup, s, d);
-    const std::string ck = std::to_string(d.version) + "|" + sections_text(in.setup.sections) + "|" + std::to_string(layout.pairs()) + "|" +
-                           s.qk + "|" + std::to_string(s.seed) + "|" + std::to_string(s.samples);
+    // The seeded vectors depend on the pair count, the choice, the seed and the samples
+    // alone (multi_axis_coefficients), not on θ: a θ step must not redraw them.
+    const std::string ck = std::to_string(layout.pairs()) + "|" + s.qk + "|" + std::to_string(s.seed) + "|" + std::to_string(s.samples);
     if (ck != coefficient_key) {
       coefficients = pe::multi_axis_coefficients(qk_choice(s.qk), layout, s.seed, s.samples);
       coefficient_key = ck;

@@ -79,7 +79,8 @@ const Bounds* bounds_for(const AppState& s, bool wait) {
     return &kept.back().second;
   };
   const BoundsKey key{s.theta_low, s.theta_high, s.rope.head_dim, s.length};
-  if (job.valid() && (wait || job.wait_for(std::chrono::seconds(0)) == std::future_status::ready)) keep(job_key, job.get());
+  // Never waits for the worker (background priority): `wait` computes in place below.
+  if (job.valid() && job.wait_for(std::chrono::seconds(0)) == std::future_status::ready) keep(job_key, job.get());
   for (const auto& e : kept)
     if (e.first == key) return &e.second;
   // The first value of all is computed in place too, as AsyncValue does.

@@ -209,6 +209,21 @@ TEST_F(CliTest, BenchDrawCostsBreaksTheFrameIntoItsDrawLists) {
   EXPECT_NEAR(lists_mpx, whole_mpx, 0.0005 * (lists + 1) + 0.005) << r.out;
 }
 
+// The default run ends with the budget's own case (L = 10^6, d = 1024 in a 1080p window,
+// every view unless --views names some) and says whether each median kept the margin.
+TEST_F(CliTest, BenchReportsTheBudgetCase) {
+  const CommandResult r = run("bench --views layers --frames 10");
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.out.find("L=1000000, d=1024, 1920x1080 layers"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("every median within 15.0 ms (the budget's margin): "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("slowest layers, "), std::string::npos) << r.out;
+  // A custom --length/--dim run is that row alone, at --width × --height.
+  const CommandResult custom = run("bench --views layers --frames 10 --length 128 --dim 64 --width 800 --height 600");
+  ASSERT_EQ(custom.exit_code, 0) << describe(custom);
+  EXPECT_EQ(custom.out.find("1920x1080"), std::string::npos) << custom.out;
+  EXPECT_EQ(custom.out.find("budget's margin"), std::string::npos) << custom.out;
+}
+
 // A PNG cannot scroll. An export whose plots do not fit at the GUI's readable height
 // squeezes them, as a window would not (extrapolation's four plots at --ui-scale 2 in
 // 1080p); one that does not fit even then (comparison's table) is written with a warning

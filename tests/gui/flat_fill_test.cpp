@@ -1,10 +1,13 @@
 // Large translucent rectangles through plot/rect_fills' one-colour shader: the frame must be
 // byte for byte what ImGui's AddRectFilled leaves, at fractional edges, over a background
 // with structure (lines and another translucent fill), inside and across a clip rectangle.
+// Opaque fills with a hole left out under an opaque item: the same frame as without.
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "offscreen_frame.hpp"
@@ -64,6 +67,47 @@ TEST(FlatFill, LargeTranslucentRectanglesMatchImGuiByteForByte) {
       EXPECT_GE(ours.callbacks, 1);
       EXPECT_TRUE(ours.rgba == imgui.rgba) << "from " << c.min.x << "," << c.min.y << " to " << c.max.x << "," << c.max.y << (clipped ? " clipped" : "")
                                            << " colour " << std::hex << c.color;
+    }
+}
+
+TEST(OpaqueFill, AHoleUnderAnOpaqueItemLeavesTheFrameUnchanged) {
+  // A plot's background leaves out what its heatmap covers: the frame must be the one the
+  // whole fill gives, at fractional edges and across a clip rectangle, and the hole must
+  // really be skipped (the structure under it shows where nothing covers it).
+  struct Case {
+    ImVec2 fill_min, fill_max, hole_min, hole_max;
+  };
+  const Case cases[] = {
+      {{20, 30}, {380, 280}, {40, 50}, {300, 250}},
+      {{20.3f, 30.7f}, {377.6f, 251.2f}, {21.3f, 31.7f}, {376.6f, 250.2f}},
+      {{10.5f, 10.5f}, {390.5f, 290.5f}, {0, 0}, {400, 300}},  // a hole past the fill: all of it
+      {{57.25f, 99.75f}, {333.125f, 240.5f}, {100.4f, 120.6f}, {250.2f, 200.9f}},
+  };
+  const ImU32 fill = IM_COL32(24, 26, 30, 255), cover = IM_COL32(200, 120, 40, 255);
+  for (const Case& c : cases)
+    for (const bool clipped : {false, true}) {
+      const ImVec2 clip_min(40, 50), clip_max(310.3f, 222.6f);
+      auto add = [&](ImDrawList* d, bool hole, bool covered) {
+        if (clipped) d->PushClipRect(clip_min, clip_max, true);
+        plot::detail::QueuedFill* f = plot::detail::add_opaque_rect(d, c.fill_min, c.fill_max, fill);
+        ASSERT_NE(f, nullptr);
+        // The scissor truncates a clip rectangle's corner and size (up to two pixels lost at
+        // the right and the top), so a hole stays two pixels inside it, as the heatmaps' does.
+        ImVec2 hole_min = c.hole_min, hole_max = c.hole_max;
+        if (clipped) {
+          hole_min = ImVec2(std::max(hole_min.x, clip_min.x + 2), std::max(hole_min.y, clip_min.y + 2));
+          hole_max = ImVec2(std::min(hole_max.x, clip_max.x - 2), std::min(hole_max.y, clip_max.y - 2));
+        }
+        if (hole) plot::detail::leave_out_of_fill(f, hole_min, hole_max);
+        // What a heatmap does: every pixel of the hole and a little more, opaque.
+        if (covered) d->AddRectFilled(ImVec2(c.hole_min.x - 1, c.hole_min.y - 1), ImVec2(c.hole_max.x + 1, c.hole_max.y + 1), cover);
+        if (clipped) d->PopClipRect();
+      };
+      const std::string where = std::to_string(c.hole_min.x) + "," + std::to_string(c.hole_min.y) + (clipped ? " clipped" : "");
+      EXPECT_TRUE(draw([&](ImDrawList* d) { add(d, true, true); }).rgba == draw([&](ImDrawList* d) { add(d, false, true); }).rgba)
+          << where;
+      EXPECT_FALSE(draw([&](ImDrawList* d) { add(d, true, false); }).rgba == draw([&](ImDrawList* d) { add(d, false, false); }).rgba)
+          << where << ": the hole was cleared";
     }
 }
 

@@ -320,10 +320,12 @@ double csv_score(const std::vector<std::vector<std::string>>& rows, long long co
 TEST(MultimodalDataTest, Rope2dFormulaNumbersAreTheGridsScores) {
   // The strip evaluates four scores on its own (2-row grids) instead of the whole grid;
   // they must be the grid's values below and right of the query (the query itself at an edge).
+  // θ changes between calls with the same vectors: the strip keeps its seeded vectors then.
   for (const auto& [row, col] : {std::pair{1LL, 2LL}, {2LL, 3LL}, {0LL, 0LL}}) {
-    for (const char* qk : {"random", "mean-identical"}) {
-      SCOPED_TRACE(std::string(qk) + " query " + std::to_string(row) + "," + std::to_string(col));
+    for (const auto& [qk, theta] : {std::pair{"random", 1e4}, {"random", 5e5}, {"mean-identical", 1e4}, {"mean-identical", 5e5}}) {
+      SCOPED_TRACE(std::string(qk) + " query " + std::to_string(row) + "," + std::to_string(col) + " theta " + std::to_string(theta));
       app::AppState s = with_preset("teaching", "rope-2d");
+      s.rope.theta = theta;
       s.grid_rows = 3;
       s.grid_cols = 4;
       s.patch_row = row;
