@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "cli/state_options.hpp"
+#include "cli/url_fragment.hpp"
 #include "export/view_data.hpp"
 #include "state/session_file.hpp"
 #include "test_support.hpp"
@@ -183,6 +184,19 @@ TEST(ModelFamily, SessionsKeepTheFamily) {
   } catch (const app::SessionError& e) {
     EXPECT_NE(std::string(e.what()).find("compare_b_preset"), std::string::npos) << e.what();
   }
+}
+
+TEST(ModelFamily, ALinkOpensTheModelAgain) {
+  const app::AppState s = with_preset("gpt2");
+  bool exact = false;
+  const std::string fragment = app::url_fragment_for(s, &exact);
+  EXPECT_TRUE(exact) << fragment;
+  app::AppState opened = app::default_state();
+  EXPECT_TRUE(app::apply_url_fragment(opened, fragment).empty()) << fragment;
+  EXPECT_EQ(opened.model_encoding.family, F::LearnedAbsolute);
+  EXPECT_EQ(opened.view, "learned");
+  EXPECT_EQ(opened.rope.head_dim, 768);
+  EXPECT_EQ(opened.learned_max_len, 1024);
 }
 
 TEST(ModelFamily, ARotaryModelAfterwardsIsRopeAgain) {
