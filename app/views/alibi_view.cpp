@@ -72,9 +72,11 @@ void draw_alibi_view(ViewContext& ctx) {
   }
   if (model_slopes_shown(s)) {
     const pe::PositionEncodingInfo& e = s.model_encoding;
-    ImGui::TextWrapped("%s (%s): %lld heads, slopes as %s computes them%s", model_label(s).c_str(),
-                       e.model_type.c_str(), s.heads, e.alibi_rule.c_str(),
-                       e.alibi_rule == "build_mpt_alibi_tensor" ? " (alibi_bias_max 8; heads not a power of two reordered)" : " (float32)");
+    const bool power_of_two = (s.heads & (s.heads - 1)) == 0;
+    const bool mpt = e.alibi_rule == "build_mpt_alibi_tensor";
+    ImGui::TextWrapped("%s (%s): %lld heads, slopes as %s computes them (%s%s)", model_label(s).c_str(), e.model_type.c_str(),
+                       s.heads, e.alibi_rule.c_str(), mpt ? "alibi_bias_max 8" : "float32",
+                       power_of_two ? "" : mpt ? "; not a power of two: MPT's own order" : "; not a power of two: Press et al.'s interleaving");
   }
   const char* const note = "Far keys are penalised linearly; steep heads look locally, gentle heads far. Nothing is added to q or k, "
                 "so there is no table to run out of — but the penalty also means distant tokens are hard to attend to.";
