@@ -12,6 +12,7 @@
 #include <string>
 
 #include "config_reading.hpp"
+#include "position_families.hpp"
 #include "pe/base/errors.hpp"
 
 namespace pe::detail {
@@ -36,6 +37,13 @@ Resolution resolve_config(const json& root, const std::string& name) {
   read_identity(rd);
   read_text_block(rd);
   read_model_type(rd);
+  decide_family(rd);
+  if (!rd.r.loaded.encoding.rotates()) {
+    // Not a rotary model: its own family's keys, and none of the RoPE steps (which would
+    // otherwise invent a θ = 10000 rotation for it).
+    read_family_parameters(rd);
+    return std::move(rd.r);
+  }
   choose_rope_dicts(rd);
   read_theta(rd);
   read_head_dim(rd);
@@ -52,6 +60,7 @@ Resolution resolve_config(const json& root, const std::string& name) {
   rd.r.context.model_type = rd.r.model_type;
   rd.r.context.deepseek_attention = softmax_mscale_family(rd.r.model_type);
   rd.c().softmax_mscale = rd.r.context.deepseek_attention;
+  describe_rope_encoding(rd);
   check_computable(rd);
   return std::move(rd.r);
 }
@@ -114,6 +123,9 @@ void read_model_type(ConfigReading& rd) {
     if (defs)
       n.info(block.key("model_type"), "\"" + model_type + "\": keys this file leaves out take the defaults of " +
                                           defs->config_class);
+    else if (const FamilyEntry* f = family_entry(model_type))
+      n.info(block.key("model_type"), "\"" + model_type + "\": keys this file leaves out take the defaults of " +
+                                          f->config_class);
     else
       n.info(block.key("model_type"), "\"" + model_type + "\": no config-class defaults known to pe-viz; keys this "
                                           "file leaves out take transformers' generic defaults");
