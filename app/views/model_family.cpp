@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "pe/models/inspection_text.hpp"
-#include "ui/space_wrap.hpp"
+#include "plot/space_wrap.hpp"
 #include "views/view.hpp"
 
 namespace app {
