@@ -17,7 +17,7 @@
 #include "plot/plot.hpp"
 #include "render/framebuffer.hpp"
 #include "render/gl_errors.hpp"
-#include "render/png_writer.hpp"
+#include "export/png_writer.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -175,7 +175,7 @@ double export_view_png(AppSession& session, const ExportRequest& request) {
   const auto start = std::chrono::steady_clock::now();
   const std::string view = request.view.empty() ? session.state().view : request.view;
   const auto pixels = render_view_pixels(session, view, request.width, request.height, request.background);
-  render::write_png_atomic(request.path, request.width, request.height, pixels);
+  write_png_atomic(request.path, request.width, request.height, pixels);
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 

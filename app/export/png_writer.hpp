@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <span>
 
-namespace render {
+namespace app {
 
 // rgba_top_down: w × h × 4 bytes, first row is the top of the image.
 // Throws std::runtime_error naming the path and the system's reason (errno text) when
@@ -12,4 +12,4 @@ namespace render {
 void write_png_atomic(const std::filesystem::path& path, int w, int h,
                       std::span<const unsigned char> rgba_top_down);
 
-}  // namespace render
+}  // namespace app
