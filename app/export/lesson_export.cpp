@@ -11,7 +11,7 @@
 #include "export/video_export.hpp"
 #include "export/view_export.hpp"
 #include "pe/base/errors.hpp"
-#include "render/atomic_file.hpp"
+#include "state/atomic_file.hpp"
 #include "state/session_file.hpp"
 #include "ui/app_session.hpp"
 
@@ -250,7 +250,7 @@ LessonExportResult export_lesson(AppSession& session, const pe::Lesson& lesson, 
   if (ec || !fs::is_directory(options.dir))
     throw std::runtime_error("cannot write the lesson into " + options.dir.string() + ": " +
                              (ec ? ec.message() : std::string("not a directory")));
-  { render::AtomicFile probe(options.dir / "index.html"); }  // throws when the folder is unwritable; not committed
+  { AtomicFile probe(options.dir / "index.html"); }  // throws when the folder is unwritable; not committed
 
   LessonExportResult result;
   try {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "render/atomic_file.hpp"
+#include "state/atomic_file.hpp"
 #include "render/png_encoder.hpp"
 
 namespace app {
@@ -16,7 +16,7 @@ void write_png_atomic(const std::filesystem::path& path, int w, int h,
     throw std::invalid_argument("write_png_atomic: " + std::to_string(w) + "x" + std::to_string(h) +
                                 " image needs w*h*4 bytes, got " + std::to_string(rgba_top_down.size()));
   // Created before encoding, so a bad path fails fast; removed again if anything throws.
-  render::AtomicFile file(path);
+  AtomicFile file(path);
   const std::vector<unsigned char> png = render::encode_png(w, h, rgba_top_down);
   file.write(png.data(), png.size());
   file.commit();

@@ -15,7 +15,7 @@
 
 #include "pe/base/errors.hpp"
 #include "pe/scaling/scaling.hpp"
-#include "render/atomic_file.hpp"
+#include "state/atomic_file.hpp"
 
 namespace app {
 namespace {
@@ -347,7 +347,7 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
 }
 
 void write_file_atomic(const std::filesystem::path& path, const std::string& contents) {
-  render::write_file_atomic(path, contents.data(), contents.size());
+  write_file_atomic(path, contents.data(), contents.size());
 }
 
 void save_session(const std::filesystem::path& path, const AppState& state) {

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <string>
 
-namespace render {
+namespace app {
 
 class AtomicFile {
  public:
@@ -48,4 +48,4 @@ bool is_atomic_temp_name(const std::string& file_name);
 // a missing directory is nothing to do.
 std::size_t remove_stale_temp_files(const std::filesystem::path& dir) noexcept;
 
-}  // namespace render
+}  // namespace app

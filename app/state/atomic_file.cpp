@@ -1,4 +1,4 @@
-#include "render/atomic_file.hpp"
+#include "state/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
-namespace render {
+namespace app {
 namespace {
 
 constexpr const char* kMarker = ".pe-viz-tmp-";
@@ -162,4 +162,4 @@ void write_file_atomic(const std::filesystem::path& path, const void* data, std:
   file.commit();
 }
 
-}  // namespace render
+}  // namespace app
