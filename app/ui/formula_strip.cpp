@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "ui/space_wrap.hpp"
+#include "views/space_wrap.hpp"
 #include "views/view.hpp"
 
 namespace app {

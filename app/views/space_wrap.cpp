@@ -1,4 +1,4 @@
-#include "ui/space_wrap.hpp"
+#include "views/space_wrap.hpp"
 
 #include <imgui.h>
 
