@@ -1,10 +1,12 @@
 #pragma once
 // Fonts and style of the ImGui context: one code path for every scale (window, HiDPI,
-// exports at any size), so text is rasterised at the pixel size it is drawn at.
+// exports at any size), so text is rasterised at the pixel size it is drawn at. Part of
+// the plot layer: the atlas carries the plot's line and marker textures (line_texture.hpp,
+// marker_texture.hpp); the window (platform/window.cpp) applies it at each scale.
 
 struct ImFont;
 
-namespace app {
+namespace plot {
 
 // The faces slide text is set in (presenter mode): DejaVu Sans regular, bold, oblique,
 // bold oblique, DejaVu Sans Mono for `code`, and bold at 1.5× for headings. All of them
@@ -32,4 +34,4 @@ bool build_font_atlas(float pixel_size, bool text_faces = false);
 // pe-viz's style (rounding), dark or light, with every size scaled by `scale`.
 void apply_style(bool dark, float scale);
 
-}  // namespace app
+}  // namespace plot

@@ -1,4 +1,4 @@
-#include "platform/imgui_theme.hpp"
+#include "plot/imgui_theme.hpp"
 
 #include <imgui.h>
 
@@ -8,7 +8,7 @@
 #include "plot/line_texture.hpp"
 #include "plot/marker_texture.hpp"
 
-namespace app {
+namespace plot {
 namespace {
 
 constexpr const char* kFontDirs[] = {"/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/dejavu/"};
@@ -108,4 +108,4 @@ void apply_style(bool dark, float scale) {
   ImGui::GetStyle() = style;
 }
 
-}  // namespace app
+}  // namespace plot
