@@ -15,7 +15,7 @@
 #include "cli/inspect_command.hpp"
 #include "cli/lesson_command.hpp"
 #include "cli/soak_driver.hpp"
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "cli/url_fragment.hpp"
 #include "cli/weights_command.hpp"
 #include "export/builtin_lessons.hpp"

@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/base/text.hpp"
 #include "export/builtin_lessons.hpp"

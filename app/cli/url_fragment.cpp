@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <set>
 
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/encodings/rope.hpp"
 #include "pe/scaling/scaling.hpp"

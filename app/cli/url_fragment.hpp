@@ -5,7 +5,7 @@
 // preset, view, scaling, factor, ui-scale, original-max-position-embeddings …; "_" may stand
 // for "-", as in session keys), values are written as on the command line; the flags
 // (light, grid, no-pixel-mean) stand alone or take 1/0. Each key goes through the same
-// option definitions and checks as the command line (cli/state_options), so names, ranges
+// option definitions and checks as the command line (export/state_options), so names, ranges
 // and messages are the command line's.
 //
 // Besides the state's options a fragment may carry what the page does with it:

@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "cli/url_fragment.hpp"
 #include "pe/models/config.hpp"
 #include "state/app_state.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 // Command-line options that set AppState, shared by the GUI, --screenshot, export and
 // bench. Option names are the parameter names used everywhere (theta, dim, length ...).
+// Below the UI and the command line: lesson slides set the state by these same names
+// (export/lesson_validation.cpp), and so do links (cli/url_fragment.cpp).
 #include <optional>
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 
 #include <algorithm>
 #include <cmath>
