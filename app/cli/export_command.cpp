@@ -21,6 +21,7 @@
 #include "export/view_export.hpp"
 #include "state/atomic_file.hpp"
 #include "state/session_file.hpp"
+#include "ui/app_session.hpp"
 #include "views/view.hpp"
 
 namespace app {

@@ -13,7 +13,7 @@
 #include "pe/base/errors.hpp"
 #include "state/atomic_file.hpp"
 #include "state/session_file.hpp"
-#include "ui/app_session.hpp"
+#include "export/export_session.hpp"
 
 namespace app {
 namespace {
@@ -238,7 +238,7 @@ std::string lesson_html(const pe::Lesson& lesson, const std::vector<LessonSlideF
   return html;
 }
 
-LessonExportResult export_lesson(AppSession& session, const pe::Lesson& lesson, const LessonExportOptions& options,
+LessonExportResult export_lesson(ExportSession& session, const pe::Lesson& lesson, const LessonExportOptions& options,
                                  const std::function<void(std::size_t, std::size_t, const std::string&)>& progress) {
   const auto start = std::chrono::steady_clock::now();
   const AppState saved = session.state();
