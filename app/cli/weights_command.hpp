@@ -15,7 +15,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "views/weights_usage.hpp"
+#include "state/weights_usage.hpp"
 
 namespace app {
 

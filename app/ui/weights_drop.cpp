@@ -1,6 +1,6 @@
 #include "ui/weights_drop.hpp"
 
-#include "views/weights_usage.hpp"
+#include "state/weights_usage.hpp"
 
 namespace app {
 

@@ -6,7 +6,7 @@
 // its heads × pairs; and a note saying, measured, whether the model keeps its largest norms
 // in the slow pairs and what p-RoPE would take away.
 //
-// The weights are read on a worker thread (views/weights_usage): a progress bar and Cancel
+// The weights are read on a worker thread (state/weights_usage): a progress bar and Cancel
 // while a big checkpoint streams through, never a frame spent waiting; exports wait.
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -23,7 +23,7 @@
 #include "plot/log_x_heatmap.hpp"
 #include "platform/frame_pacing.hpp"
 #include "platform/host.hpp"
-#include "views/weights_usage.hpp"
+#include "state/weights_usage.hpp"
 #include "views/multimodal_common.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"

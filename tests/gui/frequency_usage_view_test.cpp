@@ -10,7 +10,7 @@
 #include "export/view_data.hpp"
 #include "export/view_export.hpp"
 #include "plot/plot.hpp"
-#include "views/weights_usage.hpp"
+#include "state/weights_usage.hpp"
 #include "test_support.hpp"
 #include "ui/main_frame.hpp"
 #include "ui/formula_strip.hpp"

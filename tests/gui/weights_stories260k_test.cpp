@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "../unit/weights_test_writer.hpp"
-#include "views/weights_usage.hpp"
+#include "state/weights_usage.hpp"
 #include "ui/weights_drop.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "views/weights_usage.hpp"
+#include "state/weights_usage.hpp"
 
 #include <algorithm>
 #include <atomic>
