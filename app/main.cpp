@@ -20,7 +20,7 @@
 #include "cli/weights_command.hpp"
 #include "export/builtin_lessons.hpp"
 #include "platform/host.hpp"
-#include "state/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 #include "state/session_file.hpp"
 #include "ui/presenter.hpp"
 #include "views/view.hpp"

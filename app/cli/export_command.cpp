@@ -19,7 +19,7 @@
 #include "export/slide_deck.hpp"
 #include "export/video_export.hpp"
 #include "export/view_export.hpp"
-#include "state/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 #include "state/session_file.hpp"
 #include "ui/app_session.hpp"
 #include "views/view.hpp"

@@ -17,7 +17,7 @@
 
 #include "pe/models/hf_cache.hpp"
 #include "pe/weights/weights_error.hpp"
-#include "state/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 
 namespace app {
 namespace {

@@ -11,7 +11,7 @@
 #include "export/video_export.hpp"
 #include "export/view_export.hpp"
 #include "pe/base/errors.hpp"
-#include "state/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 #include "state/session_file.hpp"
 #include "export/export_session.hpp"
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "state/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 #include "render/png_encoder.hpp"
 
 namespace app {

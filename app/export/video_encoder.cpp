@@ -10,7 +10,7 @@
 #include "export/video_module.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/base/text.hpp"
-#include "state/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 
 namespace app {
 

@@ -15,7 +15,7 @@
 
 #include "pe/base/errors.hpp"
 #include "pe/scaling/scaling.hpp"
-#include "state/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 
 namespace app {
 namespace {

@@ -27,7 +27,7 @@ void save_session(const std::filesystem::path& path, const AppState& state);  //
 AppState load_session(const std::filesystem::path& path, const AppState& base, std::vector<std::string>& warnings);
 
 // Writes `contents` to `path` via a temporary file in the same directory and rename(2)
-// (state/atomic_file.hpp). Throws std::runtime_error naming the path and the system's
+// (platform/atomic_file.hpp). Throws std::runtime_error naming the path and the system's
 // reason; refuses to replace a read-only file.
 void write_file_atomic(const std::filesystem::path& path, const std::string& contents);
 

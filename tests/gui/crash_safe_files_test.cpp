@@ -2,7 +2,7 @@
 // byte-identical, and its temporary is swept by the next write into that directory or the
 // next start of pe-viz — while a live writer's temporary is never touched.
 //
-// PE_VIZ_TEST_STALL_WRITE_MS (state/atomic_file.cpp) makes a writer pause after half its
+// PE_VIZ_TEST_STALL_WRITE_MS (platform/atomic_file.cpp) makes a writer pause after half its
 // bytes, so the kill lands while the temporary is genuinely half written.
 #include <signal.h>
 #include <sys/file.h>
@@ -10,7 +10,7 @@
 #include <sys/time.h>
 
 #include "child_process.hpp"
-#include "state/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 #include "state/session_file.hpp"
 #include "test_support.hpp"
 

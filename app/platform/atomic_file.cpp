@@ -1,4 +1,4 @@
-#include "state/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
