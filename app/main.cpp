@@ -21,6 +21,7 @@
 #include "export/builtin_lessons.hpp"
 #include "platform/host.hpp"
 #include "platform/atomic_file.hpp"
+#include "platform/config_dir.hpp"
 #include "state/session_file.hpp"
 #include "ui/presenter.hpp"
 #include "views/view.hpp"

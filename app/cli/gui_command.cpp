@@ -17,6 +17,7 @@
 
 #include "cli/url_fragment.hpp"
 #include "export/builtin_lessons.hpp"
+#include "platform/config_dir.hpp"
 #include "platform/host.hpp"
 #include "pe/base/text.hpp"
 #include "render/png_encoder.hpp"

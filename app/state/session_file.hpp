@@ -31,10 +31,4 @@ AppState load_session(const std::filesystem::path& path, const AppState& base, s
 // reason; refuses to replace a read-only file.
 void write_file_atomic(const std::filesystem::path& path, const std::string& contents);
 
-// ~/.config/pe-viz (XDG_CONFIG_HOME respected); created on demand; empty if unknown.
-std::filesystem::path config_dir();
-// The same directory, not created (it may not exist).
-std::filesystem::path config_dir_location();
-std::filesystem::path autosave_path();
-
 }  // namespace app
