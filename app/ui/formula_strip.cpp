@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "views/space_wrap.hpp"
+#include "plot/space_wrap.hpp"
 #include "views/view.hpp"
 
 namespace app {

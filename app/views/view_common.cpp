@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "views/space_wrap.hpp"
+#include "plot/space_wrap.hpp"
 #include "views/view.hpp"
 
 namespace app {

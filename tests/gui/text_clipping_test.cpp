@@ -17,7 +17,7 @@
 
 #include "clipped_text.hpp"
 #include "test_support.hpp"
-#include "views/space_wrap.hpp"
+#include "plot/space_wrap.hpp"
 #include "views/view.hpp"
 
 namespace {

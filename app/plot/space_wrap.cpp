@@ -1,4 +1,4 @@
-#include "views/space_wrap.hpp"
+#include "plot/space_wrap.hpp"
 
 #include <imgui.h>
 
