@@ -33,23 +33,25 @@ std::string option_name(std::string key) {
   return key;
 }
 
-Pairs without_preset(Pairs p) {
-  std::erase_if(p, [](const auto& kv) { return kv.first == "preset"; });
-  return p;
-}
-
 // The options of `after` that differ from `before`, each of which the link must have named.
 void check_only_named_options_changed(const app::AppState& before, const app::AppState& after,
                                       const std::set<std::string>& named, const std::string& fragment) {
   // A preset (and a scaling or dimension change, which the model's numbers follow) resets
   // the model's own options together: those are the preset key's doing.
   const bool model_named = named.count("preset") > 0;
+  // Setting one of the model's numbers makes the model a custom one: the preset's name is
+  // cleared (apply_overrides, as the panel does when θ is edited).
+  bool model_numbers_named = false;
+  for (const char* key : {"theta", "dim", "partial-rotary-factor", "convention", "scaling", "factor",
+                          "original-max-position-embeddings"})
+    model_numbers_named = model_numbers_named || named.count(key) > 0;
   const Pairs a = app::state_option_values(before), b = app::state_option_values(after);
   PE_FUZZ_CHECK(a.size() == b.size(), "state_option_values size");
   for (std::size_t k = 0; k < a.size(); ++k) {
     const std::string& name = a[k].first;
     if (a[k].second == b[k].second || named.count(name)) continue;
     if (model_named) continue;
+    if (name == "preset" && b[k].second.empty() && model_numbers_named) continue;
     pe_fuzz::fail("link changed an option it did not name", name + ": " + a[k].second + " -> " + b[k].second +
                                                               " from #" + fragment);
   }
@@ -97,14 +99,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   pe_fuzz::check_frequencies(d.rope, s.rope);
   pe_fuzz::exercise_rope(s.rope, s.length, s.seed);
 
-  // Its own link opens it again: exactly, with nothing left out.
+  // Its own link opens it again: exactly, with nothing left out. url_fragment_for checks that
+  // itself when asked (it opens the link from the defaults: no key left out, the same options
+  // but the preset's name, the same model numbers).
   bool exact = false;
   const std::string written = app::url_fragment_for(s, &exact);
-  PE_FUZZ_CHECK(exact, "the link written for the state is not exact: #" + written + " (from #" + fragment + ")");
-  app::AppState opened = app::default_state();
-  const auto again = app::apply_url_fragment(opened, written);
-  PE_FUZZ_CHECK(again.empty(), "the written link #" + written + " leaves out " + (again.empty() ? "" : again.front().key + ": " + again.front().message));
-  PE_FUZZ_CHECK(without_preset(app::state_option_values(opened)) == without_preset(app::state_option_values(s)),
-                "the written link #" + written + " opens another state (from #" + fragment + ")");
+  PE_FUZZ_CHECK(exact, "the link written for the state does not open it again: #" + written + " (from #" + fragment + ")");
   return 0;
 }
