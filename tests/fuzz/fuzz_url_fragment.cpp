@@ -9,6 +9,7 @@
 //   - splitting and joining are inverse (what the page writes is what it reads).
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -33,25 +34,42 @@ std::string option_name(std::string key) {
   return key;
 }
 
-// The options of `after` that differ from `before`, each of which the link must have named.
+// The options of `after` that differ from `before`, each of which the link must have named,
+// or named one it follows by design (apply_overrides, apply_preset):
+//   a preset brings its model's numbers, its training window as the length, and moves the
+//   position, pair and sections into the new model;
+//   setting a model number makes the model a custom one: the preset's name is cleared;
+//   a shorter length moves the position inside it; a new prompt or merge size the prompt
+//   token; fewer grid rows or columns the selected patch.
 void check_only_named_options_changed(const app::AppState& before, const app::AppState& after,
                                       const std::set<std::string>& named, const std::string& fragment) {
-  // A preset (and a scaling or dimension change, which the model's numbers follow) resets
-  // the model's own options together: those are the preset key's doing.
-  const bool model_named = named.count("preset") > 0;
-  // Setting one of the model's numbers makes the model a custom one: the preset's name is
-  // cleared (apply_overrides, as the panel does when θ is edited).
-  bool model_numbers_named = false;
-  for (const char* key : {"theta", "dim", "partial-rotary-factor", "convention", "scaling", "factor",
-                          "original-max-position-embeddings"})
-    model_numbers_named = model_numbers_named || named.count(key) > 0;
+  static const std::map<std::string, std::vector<std::string>> follows = {
+      {"theta", {"preset"}},
+      {"dim", {"preset"}},
+      {"partial-rotary-factor", {"preset"}},
+      {"convention", {"preset"}},
+      {"scaling", {"preset"}},
+      {"factor", {"preset"}},
+      {"original-max-position-embeddings", {"preset"}},
+      {"length", {"preset"}},
+      {"position", {"preset", "length"}},
+      {"pair", {"preset"}},
+      {"sections", {"preset"}},
+      {"preset", {"theta", "dim", "partial-rotary-factor", "convention", "scaling", "factor",
+                  "original-max-position-embeddings"}},
+      {"prompt-token", {"prompt", "merge-size"}},
+      {"patch-row", {"grid-rows"}},
+      {"patch-col", {"grid-cols"}},
+  };
   const Pairs a = app::state_option_values(before), b = app::state_option_values(after);
   PE_FUZZ_CHECK(a.size() == b.size(), "state_option_values size");
   for (std::size_t k = 0; k < a.size(); ++k) {
     const std::string& name = a[k].first;
     if (a[k].second == b[k].second || named.count(name)) continue;
-    if (model_named) continue;
-    if (name == "preset" && b[k].second.empty() && model_numbers_named) continue;
+    bool explained = false;
+    if (const auto it = follows.find(name); it != follows.end())
+      for (const std::string& cause : it->second) explained = explained || named.count(cause) > 0;
+    if (explained) continue;
     pe_fuzz::fail("link changed an option it did not name", name + ": " + a[k].second + " -> " + b[k].second +
                                                               " from #" + fragment);
   }
