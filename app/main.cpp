@@ -15,12 +15,13 @@
 #include "cli/inspect_command.hpp"
 #include "cli/lesson_command.hpp"
 #include "cli/soak_driver.hpp"
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "cli/url_fragment.hpp"
 #include "cli/weights_command.hpp"
 #include "export/builtin_lessons.hpp"
 #include "platform/host.hpp"
-#include "render/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
+#include "platform/config_dir.hpp"
 #include "state/session_file.hpp"
 #include "state/version.hpp"
 #include "ui/presenter.hpp"
@@ -98,7 +99,7 @@ int main(int argc, char** argv) {
   }
   gui.size_given = width_option->count() > 0 || height_option->count() > 0;
   // An autosave killed mid-write leaves its temporary in the config dir: sweep on start.
-  render::remove_stale_temp_files(app::config_dir_location());
+  app::remove_stale_temp_files(app::config_dir_location());
   if (list_views) {
     for (const auto& v : app::all_views()) std::printf("%s\n", v.name);
     return 0;

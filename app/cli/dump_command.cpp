@@ -10,7 +10,7 @@
 #include <optional>
 #include <ostream>
 
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "pe/models/config.hpp"
 #include "pe/models/config_diagnostics.hpp"
 #include "pe/models/config_emit.hpp"

@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/base/text.hpp"
 #include "export/builtin_lessons.hpp"
@@ -19,8 +19,9 @@
 #include "export/slide_deck.hpp"
 #include "export/video_export.hpp"
 #include "export/view_export.hpp"
-#include "render/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 #include "state/session_file.hpp"
+#include "ui/app_session.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -231,7 +232,7 @@ int run_export_command(int argc, char** argv) {
                                               : std::filesystem::path(default_export_name(session.state(), view));
     // The numbers first: a view without data, or an unwritable CSV path, fails before any PNG is written.
     // The CSV's temporary is written now and renamed after the PNG, so neither file appears alone.
-    std::optional<render::AtomicFile> csv_file;
+    std::optional<AtomicFile> csv_file;
     if (csv) {
       const std::string data = view_csv(view, session.state(), session.derived());
       csv_file.emplace(*csv);

@@ -17,6 +17,7 @@
 
 #include "cli/url_fragment.hpp"
 #include "export/builtin_lessons.hpp"
+#include "platform/config_dir.hpp"
 #include "platform/host.hpp"
 #include "pe/base/text.hpp"
 #include "render/png_encoder.hpp"
@@ -28,7 +29,7 @@
 #include "ui/record_dialog.hpp"
 #include "export/view_export.hpp"
 #include "render/gl_errors.hpp"
-#include "render/png_writer.hpp"
+#include "export/png_writer.hpp"
 #include "state/session_file.hpp"
 
 namespace app {
@@ -417,7 +418,7 @@ int run_screenshot(AppState state, const GuiOptions& options) {
   const auto pixels = session.read_window_pixels();
   const auto errors = render::drain_gl_errors();
   for (const auto& e : errors) std::fprintf(stderr, "pe-viz: OpenGL error during rendering: %s\n", e.c_str());
-  render::write_png_atomic(*options.screenshot, session.window().framebuffer_width(), session.window().framebuffer_height(),
+  write_png_atomic(*options.screenshot, session.window().framebuffer_width(), session.window().framebuffer_height(),
                            pixels);
   std::printf("wrote %s (%dx%d, view %s)\n", options.screenshot->c_str(), session.window().framebuffer_width(),
               session.window().framebuffer_height(), session.state().view.c_str());

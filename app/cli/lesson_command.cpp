@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cli/gui_command.hpp"
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "export/builtin_lessons.hpp"
 #include "ui/presenter.hpp"
 

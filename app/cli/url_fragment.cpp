@@ -7,11 +7,11 @@
 #include <cstdio>
 #include <set>
 
-#include "cli/state_options.hpp"
+#include "export/builtin_lessons.hpp"
+#include "export/state_options.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/encodings/rope.hpp"
 #include "pe/scaling/scaling.hpp"
-#include "platform/host.hpp"
 #include "state/session_file.hpp"
 
 namespace app {
@@ -114,6 +114,13 @@ bool is_model_key(const std::string& name) {
   return name == "preset" || name == "config" || name == "model" || name == "gguf";
 }
 
+// The options that read a file or a model by name (a path, ORG/NAME in the Hugging Face
+// cache). A link is input anyone can send: it sets what is shown, it never makes the app
+// read (or, once models come over the network, fetch) something the reader did not choose.
+bool is_source_key(const std::string& name) {
+  return name == "config" || name == "model" || name == "gguf" || name == "weights";
+}
+
 std::string join_sections(const std::vector<long long>& sections) {
   if (sections.empty()) return "auto";
   std::string out;
@@ -164,7 +171,14 @@ std::vector<FragmentProblem> apply_url_fragment(AppState& state, const std::stri
   Pairs keys;               // option name, value: parsed fine on its own
   std::vector<std::string> written;  // the keys as the fragment spelled them (for messages)
   std::set<std::string> seen;
+  std::size_t read = 0;
   for (const auto& [raw_key, value] : split_fragment(fragment)) {
+    // Every option and page key fits many times over; a longer link is not one pe-viz wrote
+    // and would only keep the page busy (each key is parsed by a command line of its own).
+    if (++read > kMaxLinkKeys) {
+      problems.push_back({raw_key, "the link has more than " + std::to_string(kMaxLinkKeys) + " keys: the rest are left out"});
+      break;
+    }
     const std::string name = option_name(raw_key);
     if (!seen.insert(name).second) {
       problems.push_back({raw_key, raw_key + " given twice: the first one applies"});
@@ -175,7 +189,10 @@ std::vector<FragmentProblem> apply_url_fragment(AppState& state, const std::stri
         PageRequest ignored;
         PageRequest& p = page ? *page : ignored;
         if (name == "lesson") {
-          if (value.empty()) throw pe::InvalidArgument("lesson", "(nothing)", "a built-in lesson's name or a lesson file");
+          if (value.empty() || !find_builtin_lesson(value))
+            throw pe::InvalidArgument("lesson", value.empty() ? "(nothing)" : value,
+                                      "a built-in lesson's name (pe-viz lesson --list); a link opens no lesson file, "
+                                      "File → Open lesson… does");
           p.lesson = value;
         } else if (name == "notes") {
           if (!is_true(value) && !is_false(value)) throw pe::InvalidArgument("notes", value, "nothing, 1 or 0 (a switch)");
@@ -196,7 +213,9 @@ std::vector<FragmentProblem> apply_url_fragment(AppState& state, const std::stri
         }
         continue;
       }
-      if (name == "model" && !host::capabilities().model_cache) throw std::runtime_error(host::model_cache_unavailable());
+      if (is_source_key(name))
+        throw std::runtime_error("a link opens no files or models; open one yourself: drop it on the window or use "
+                                 "File → Open… (on the command line, --" + name + ")");
       StateOverrides probe;
       parse_option(probe, name, value);
       keys.emplace_back(name, value);

@@ -5,13 +5,19 @@
 // preset, view, scaling, factor, ui-scale, original-max-position-embeddings …; "_" may stand
 // for "-", as in session keys), values are written as on the command line; the flags
 // (light, grid, no-pixel-mean) stand alone or take 1/0. Each key goes through the same
-// option definitions and checks as the command line (cli/state_options), so names, ranges
+// option definitions and checks as the command line (export/state_options), so names, ranges
 // and messages are the command line's.
 //
 // Besides the state's options a fragment may carry what the page does with it:
-//   lesson=NAME|FILE  open a lesson in presenter mode (as `pe-viz lesson NAME`), slide=N
-//                     (1-based) and notes as that command's --slide and --notes;
+//   lesson=NAME       open a built-in lesson in presenter mode (as `pe-viz lesson NAME`),
+//                     slide=N (1-based) and notes as that command's --slide and --notes;
 //   bench=N           sweep θ for N frames and report the median frame time.
+//
+// A link is input anyone can send, so it only sets what is shown: the options that read a
+// file or a model (config, gguf, model, weights) and lesson files are refused and named, like
+// any key that cannot apply — those come in by the reader's own action (a drop, File → Open…,
+// the command line). No key writes a file, fetches or runs an export; what a link sets is
+// kept as the page keeps any change (its last state, in the browser's local storage).
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,6 +26,9 @@
 #include "state/app_state.hpp"
 
 namespace app {
+
+// Keys read from one link; the rest are refused (every option and page key fits many times).
+inline constexpr std::size_t kMaxLinkKeys = 200;
 
 struct FragmentProblem {
   std::string key;      // as written in the fragment

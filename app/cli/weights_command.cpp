@@ -17,7 +17,7 @@
 
 #include "pe/models/hf_cache.hpp"
 #include "pe/weights/weights_error.hpp"
-#include "render/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 
 namespace app {
 namespace {
@@ -303,7 +303,7 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
   if (csv_path) {
     try {
       const std::string text = weights_csv(w);
-      render::write_file_atomic(*csv_path, text.data(), text.size());
+      write_file_atomic(*csv_path, text.data(), text.size());
     } catch (const std::exception& e) {
       err << "pe-viz weights: --csv: " << e.what() << "\n";
       return 1;

@@ -11,9 +11,9 @@
 #include "export/video_export.hpp"
 #include "export/view_export.hpp"
 #include "pe/base/errors.hpp"
-#include "render/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 #include "state/session_file.hpp"
-#include "ui/app_session.hpp"
+#include "export/export_session.hpp"
 
 namespace app {
 namespace {
@@ -238,7 +238,7 @@ std::string lesson_html(const pe::Lesson& lesson, const std::vector<LessonSlideF
   return html;
 }
 
-LessonExportResult export_lesson(AppSession& session, const pe::Lesson& lesson, const LessonExportOptions& options,
+LessonExportResult export_lesson(ExportSession& session, const pe::Lesson& lesson, const LessonExportOptions& options,
                                  const std::function<void(std::size_t, std::size_t, const std::string&)>& progress) {
   const auto start = std::chrono::steady_clock::now();
   const AppState saved = session.state();
@@ -250,7 +250,7 @@ LessonExportResult export_lesson(AppSession& session, const pe::Lesson& lesson, 
   if (ec || !fs::is_directory(options.dir))
     throw std::runtime_error("cannot write the lesson into " + options.dir.string() + ": " +
                              (ec ? ec.message() : std::string("not a directory")));
-  { render::AtomicFile probe(options.dir / "index.html"); }  // throws when the folder is unwritable; not committed
+  { AtomicFile probe(options.dir / "index.html"); }  // throws when the folder is unwritable; not committed
 
   LessonExportResult result;
   try {

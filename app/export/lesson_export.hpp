@@ -17,7 +17,7 @@
 
 namespace app {
 
-class AppSession;
+class ExportSession;
 
 // `file_or_name` names a lesson file when such a file exists (or it ends in ".md" or holds a
 // '/'), else a built-in lesson (export/builtin_lessons.hpp). Loaded and checked against
@@ -58,7 +58,7 @@ struct LessonExportResult {
 // `progress(slide, slides, line)` after each slide, line saying what was written. Throws
 // pe::LessonError for a bad lesson and std::runtime_error for an unwritable folder, both
 // before anything is written; a GL or encoder error later leaves the files written so far.
-LessonExportResult export_lesson(AppSession& session, const pe::Lesson& lesson, const LessonExportOptions& options,
+LessonExportResult export_lesson(ExportSession& session, const pe::Lesson& lesson, const LessonExportOptions& options,
                                  const std::function<void(std::size_t, std::size_t, const std::string&)>& progress = {});
 
 // ---- `pe-viz export --lesson NAME|FILE DIR --interactive`: the browser app itself with the

@@ -4,7 +4,7 @@
 #include <functional>
 #include <stdexcept>
 
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "pe/models/config.hpp"
 #include "pe/base/errors.hpp"
 #include "views/view.hpp"
@@ -27,7 +27,7 @@ long long whole(double v) {
   return std::llround(v);
 }
 
-// The command-line state options (cli/state_options.cpp), by the same names. Log scale by
+// The command-line state options (export/state_options.cpp), by the same names. Log scale by
 // default where the quantity spans decades (θ 10^2 ... 10^7, L 10^2 ... 10^6). Flags (--light,
 // --grid, --no-pixel-mean) are display choices of the lecturer, not of a slide.
 const std::vector<Setter>& setters() {

@@ -50,7 +50,7 @@ void SlideDeckJob::start(std::vector<ExportRequest> requests) {
   cut_.clear();
 }
 
-SlideDeckJob::Step SlideDeckJob::step(AppSession& session) {
+SlideDeckJob::Step SlideDeckJob::step(ExportSession& session) {
   Step s;
   s.total = requests_.size();
   try {

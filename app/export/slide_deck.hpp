@@ -17,7 +17,7 @@ std::vector<ExportRequest> slide_deck_requests(const AppState& state, const std:
 // The index.html for those requests (file names relative to the folder).
 std::string slide_deck_html(const std::vector<ExportRequest>& requests);
 
-class AppSession;
+class ExportSession;
 
 // A deck export that runs one view per step, so a GUI can draw a frame with its progress
 // between views. Errors stop the job and are reported by the step that met them.
@@ -32,7 +32,7 @@ class SlideDeckJob {
   };
   void start(std::vector<ExportRequest> requests);
   bool active() const { return !requests_.empty(); }
-  Step step(AppSession& session);  // call only while active()
+  Step step(ExportSession& session);  // call only while active()
 
  private:
   std::vector<ExportRequest> requests_;

@@ -10,7 +10,7 @@
 #include "export/video_module.hpp"
 #include "pe/base/errors.hpp"
 #include "pe/base/text.hpp"
-#include "render/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 
 namespace app {
 
@@ -43,7 +43,7 @@ struct VideoEncoder::Impl {
   std::filesystem::path target;
   VideoSettings settings;
   int fps = 30;
-  std::optional<render::AtomicFile> file;
+  std::optional<AtomicFile> file;
   std::unique_ptr<VideoBackend> backend;
   long long frames = 0;
   double encode_ms = 0;

@@ -4,7 +4,7 @@
 // for the clip (libavfilter palettegen / paletteuse). FFmpeg is reached through the module
 // pe-viz-video.so (export/video_backend.hpp), loaded by the first encoder; a missing module
 // is a VideoError from the constructor. The file is written like every other
-// pe-viz file (render/atomic_file.hpp): into a temporary next to the target, renamed over
+// pe-viz file (platform/atomic_file.hpp): into a temporary next to the target, renamed over
 // it by finish(); an error, a cancel or a destroyed unfinished encoder leaves the previous
 // file untouched and no temporary behind.
 #include <cstdint>

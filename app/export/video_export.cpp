@@ -6,7 +6,7 @@
 #include "export/lesson_validation.hpp"
 #include "export/view_export.hpp"
 #include "pe/base/errors.hpp"
-#include "ui/app_session.hpp"
+#include "export/export_session.hpp"
 
 namespace app {
 namespace {
@@ -41,7 +41,7 @@ long long video_frame_count(const VideoRequest& request) {
   return std::max(1LL, std::llround(request.seconds * double(encoded_fps(s))));
 }
 
-VideoExportJob::VideoExportJob(AppSession& session, VideoRequest request)
+VideoExportJob::VideoExportJob(ExportSession& session, VideoRequest request)
     : session_(session), request_(std::move(request)), encoder_([&]() -> VideoEncoder {
         // Everything the state must accept is checked before the temporary file exists.
         if (request_.view.empty()) request_.view = session.state().view;
@@ -110,7 +110,7 @@ bool VideoExportJob::step(double budget_ms) {
   return finished_;
 }
 
-VideoResult export_video(AppSession& session, const VideoRequest& request,
+VideoResult export_video(ExportSession& session, const VideoRequest& request,
                          const std::function<void(long long, long long)>& progress, const std::atomic<bool>* cancel) {
   const auto start = Clock::now();
   VideoExportJob job(session, request);

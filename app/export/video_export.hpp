@@ -18,7 +18,7 @@
 
 namespace app {
 
-class AppSession;
+class ExportSession;
 class OffscreenRenderer;
 
 struct VideoRequest {
@@ -52,7 +52,7 @@ class VideoExportJob {
   // Checks everything before the first frame: extension, size, fps, duration, and that
   // the state accepts the tracks' start and end values (pe::InvalidArgument naming the
   // key). Creates the temporary file (std::runtime_error when unwritable).
-  VideoExportJob(AppSession& session, VideoRequest request);
+  VideoExportJob(ExportSession& session, VideoRequest request);
   ~VideoExportJob();  // unfinished: the temporary is removed, state restored
   VideoExportJob(const VideoExportJob&) = delete;
   VideoExportJob& operator=(const VideoExportJob&) = delete;
@@ -70,7 +70,7 @@ class VideoExportJob {
  private:
   void render_one(OffscreenRenderer& renderer, long long frame, bool palette_sample);
 
-  AppSession& session_;
+  ExportSession& session_;
   VideoRequest request_;
   VideoEncoder encoder_;
   long long frames_ = 0;
@@ -82,7 +82,7 @@ class VideoExportJob {
 
 // Runs a job to the end. `progress(done, total)` after each step; `cancel` is read between
 // steps and, when set, stops the export with VideoError("cancelled"), leaving no file.
-VideoResult export_video(AppSession& session, const VideoRequest& request,
+VideoResult export_video(ExportSession& session, const VideoRequest& request,
                          const std::function<void(long long done, long long total)>& progress = {},
                          const std::atomic<bool>* cancel = nullptr);
 

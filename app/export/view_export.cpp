@@ -2,8 +2,6 @@
 
 #include <cstdio>
 
-#include "ui/main_frame.hpp"
-
 #include <epoxy/gl.h>
 #include <imgui.h>
 
@@ -17,11 +15,14 @@
 #include "plot/plot.hpp"
 #include "render/framebuffer.hpp"
 #include "render/gl_errors.hpp"
-#include "render/png_writer.hpp"
+#include "export/png_writer.hpp"
 #include "views/view.hpp"
 
 namespace app {
 namespace {
+
+// How far the view of the last export frame ran past the bottom of the image.
+float g_export_overflow = 0.0f;
 
 // Compact number for file names: 10000, 500000, 1e+06 -> "1e6", 2.5 -> "2.5".
 std::string compact(double v) {
@@ -42,7 +43,7 @@ std::string compact(double v) {
 // Restores what an export changes (view, theme, scale) even when it throws.
 class ExportStateGuard {
  public:
-  ExportStateGuard(AppSession& s) : session_(s), view_(s.state().view), dark_(s.state().dark_theme),
+  ExportStateGuard(ExportSession& s) : session_(s), view_(s.state().view), dark_(s.state().dark_theme),
                                     scale_(s.window().ui_scale()), colors_(ImGui::GetStyle()) {}
   ~ExportStateGuard() {
     session_.state().view = view_;
@@ -54,7 +55,7 @@ class ExportStateGuard {
   }
 
  private:
-  AppSession& session_;
+  ExportSession& session_;
   std::string view_;
   bool dark_;
   float scale_;
@@ -89,7 +90,7 @@ float export_scale(int width, int height, float ui_scale) {
   return std::clamp(std::min(float(width) / 1600.0f, float(height) / 1000.0f) * ui_scale, 0.5f, 8.0f);
 }
 
-OffscreenRenderer::OffscreenRenderer(AppSession& session, const std::string& view, int width, int height,
+OffscreenRenderer::OffscreenRenderer(ExportSession& session, const std::string& view, int width, int height,
                                      Background background)
     : session_(session), width_(width), height_(height), background_(background) {
   if (!find_view(view)) throw pe::InvalidArgument("view", view, "a name from `pe-viz --list-views`");
@@ -134,14 +135,12 @@ std::vector<unsigned char> OffscreenRenderer::render(int passes) {
     plot::set_min_data_lines(min_data_lines_);
     session_.window().begin_offscreen_frame(float(width_), float(height_));
     plot::set_pixel_scale(session_.window().ui_scale());
-    Derived& derived = const_cast<Derived&>(session_.derived());
-    draw_main_frame(state, derived, {float(width_), float(height_)}, 0.0,
-                    {.show_panel = false, .show_tabs = false, .exporting = true});
+    g_export_overflow = session_.draw_export_frame({float(width_), float(height_)});
     ImGui::Render();
     // Only the last pass's pixels are kept: the earlier ones settle the layout (CPU side),
     // and heatmaps draw in render callbacks, so nothing needs rasterizing before the last.
     if (pass + 1 < layout_passes) continue;
-    if (last_view_overflow() >= 1.0f && min_data_lines_ > 0.0f) {
+    if (g_export_overflow >= 1.0f && min_data_lines_ > 0.0f) {
       min_data_lines_ = *std::find_if(std::begin(kLevels), std::end(kLevels), [&](float l) { return l < min_data_lines_; });
       pass = -1;
       continue;
@@ -163,7 +162,7 @@ std::vector<unsigned char> OffscreenRenderer::render(int passes) {
   return pixels;
 }
 
-std::vector<unsigned char> render_view_pixels(AppSession& session, const std::string& view, int width, int height,
+std::vector<unsigned char> render_view_pixels(ExportSession& session, const std::string& view, int width, int height,
                                               Background background) {
   // Auto-fit axes use the previous frame's data, and the data sampled per pixel depends on
   // the layout, which depends on the fitted tick labels. Three passes reach the fixed point,
@@ -171,16 +170,16 @@ std::vector<unsigned char> render_view_pixels(AppSession& session, const std::st
   return OffscreenRenderer(session, view, width, height, background).render(kFixedPointPasses);
 }
 
-double export_view_png(AppSession& session, const ExportRequest& request) {
+double export_view_png(ExportSession& session, const ExportRequest& request) {
   const auto start = std::chrono::steady_clock::now();
   const std::string view = request.view.empty() ? session.state().view : request.view;
   const auto pixels = render_view_pixels(session, view, request.width, request.height, request.background);
-  render::write_png_atomic(request.path, request.width, request.height, pixels);
+  write_png_atomic(request.path, request.width, request.height, pixels);
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 std::string export_cut_warning(const std::string& view, int width, int height) {
-  const float cut = last_view_overflow();
+  const float cut = g_export_overflow;
   if (cut < 1.0f) return {};
   char text[256];
   std::snprintf(text, sizeof text,

@@ -8,7 +8,7 @@
 
 #include "export/export_request.hpp"
 #include "render/framebuffer.hpp"
-#include "ui/app_session.hpp"
+#include "export/export_session.hpp"
 
 namespace app {
 
@@ -20,7 +20,7 @@ float export_scale(int width, int height, float ui_scale);
 
 // Renders and writes the PNG. Throws pe::InvalidArgument for a bad size or view and
 // std::runtime_error for a GL error or an unwritable path (the message names it). Returns the pixels' time to render+write in ms.
-double export_view_png(AppSession& session, const ExportRequest& request);
+double export_view_png(ExportSession& session, const ExportRequest& request);
 
 class ExportStateGuard;
 
@@ -31,7 +31,7 @@ class ExportStateGuard;
 // batch of frames, not across GUI frames. Throws like render_view_pixels.
 class OffscreenRenderer {
  public:
-  OffscreenRenderer(AppSession& session, const std::string& view, int width, int height, Background background);
+  OffscreenRenderer(ExportSession& session, const std::string& view, int width, int height, Background background);
   ~OffscreenRenderer();
   OffscreenRenderer(const OffscreenRenderer&) = delete;
   OffscreenRenderer& operator=(const OffscreenRenderer&) = delete;
@@ -39,7 +39,7 @@ class OffscreenRenderer {
   std::vector<unsigned char> render(int passes);
 
  private:
-  AppSession& session_;
+  ExportSession& session_;
   int width_, height_;
   Background background_;
   std::string view_;
@@ -61,7 +61,7 @@ inline constexpr int kFixedPointPasses = 3;
 std::string export_cut_warning(const std::string& view, int width, int height);
 
 // Renders to top-down RGBA without writing (for tests and the --all deck).
-std::vector<unsigned char> render_view_pixels(AppSession& session, const std::string& view, int width, int height,
+std::vector<unsigned char> render_view_pixels(ExportSession& session, const std::string& view, int width, int height,
                                               Background background);
 
 }  // namespace app

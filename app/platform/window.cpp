@@ -14,7 +14,7 @@
 #include "platform/frame_pacing.hpp"
 #include "platform/gl_context.hpp"
 #include "platform/headless_input.hpp"
-#include "platform/imgui_theme.hpp"
+#include "plot/imgui_theme.hpp"
 #include "render/gl_generation.hpp"
 
 #ifdef __EMSCRIPTEN__
@@ -245,11 +245,11 @@ float Window::framebuffer_scale() const {
 void Window::apply_font_scale(const FontScale& scale) {
   if (scale == applied_) return;
   applied_ = scale;
-  unicode_font_ = build_font_atlas(scale.atlas_pixels, text_faces_);
+  unicode_font_ = plot::build_font_atlas(scale.atlas_pixels, text_faces_);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   ImGui::GetIO().FontGlobalScale = scale.global;
-  apply_style(dark_, scale.layout);
+  plot::apply_style(dark_, scale.layout);
 }
 
 void Window::set_ui_scale(float scale) { apply_font_scale(window_font_scale(scale, content_scale_, framebuffer_scale())); }
@@ -291,7 +291,7 @@ void Window::toggle_fullscreen() {
 void Window::set_dark_theme(bool dark) {
   if (dark == dark_) return;
   dark_ = dark;
-  apply_style(dark_, applied_.layout);
+  plot::apply_style(dark_, applied_.layout);
 }
 
 }  // namespace app

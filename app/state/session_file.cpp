@@ -15,9 +15,9 @@
 
 #include "pe/base/errors.hpp"
 #include "pe/scaling/scaling.hpp"
-#include "render/atomic_file.hpp"
-#include "state/legacy_names.hpp"
+#include "platform/atomic_file.hpp"
 #include "state/encoding_json.hpp"
+#include "state/legacy_names.hpp"
 
 namespace app {
 namespace {
@@ -359,7 +359,7 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
 }
 
 void write_file_atomic(const std::filesystem::path& path, const std::string& contents) {
-  render::write_file_atomic(path, contents.data(), contents.size());
+  write_file_atomic(path, contents.data(), contents.size());
 }
 
 void save_session(const std::filesystem::path& path, const AppState& state) {
@@ -380,27 +380,6 @@ AppState load_session(const std::filesystem::path& path, const AppState& base, s
   } catch (const SessionError& e) {
     throw SessionError(path.string() + ": " + e.what());
   }
-}
-
-std::filesystem::path config_dir_location() {
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  const char* home = std::getenv("HOME");
-  if (xdg && *xdg) return std::filesystem::path(xdg) / "pe-viz";
-  if (home && *home) return std::filesystem::path(home) / ".config" / "pe-viz";
-  return {};
-}
-
-std::filesystem::path config_dir() {
-  const std::filesystem::path dir = config_dir_location();
-  if (dir.empty()) return dir;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  return ec ? std::filesystem::path() : dir;
-}
-
-std::filesystem::path autosave_path() {
-  const auto dir = config_dir();
-  return dir.empty() ? dir : dir / "last-session.json";
 }
 
 }  // namespace app

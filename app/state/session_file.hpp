@@ -27,14 +27,8 @@ void save_session(const std::filesystem::path& path, const AppState& state);  //
 AppState load_session(const std::filesystem::path& path, const AppState& base, std::vector<std::string>& warnings);
 
 // Writes `contents` to `path` via a temporary file in the same directory and rename(2)
-// (render/atomic_file.hpp). Throws std::runtime_error naming the path and the system's
+// (platform/atomic_file.hpp). Throws std::runtime_error naming the path and the system's
 // reason; refuses to replace a read-only file.
 void write_file_atomic(const std::filesystem::path& path, const std::string& contents);
-
-// ~/.config/pe-viz (XDG_CONFIG_HOME respected); created on demand; empty if unknown.
-std::filesystem::path config_dir();
-// The same directory, not created (it may not exist).
-std::filesystem::path config_dir_location();
-std::filesystem::path autosave_path();
 
 }  // namespace app

@@ -23,4 +23,9 @@ FileActions AppSession::frame(double time_seconds, const FrameOptions& options) 
   return actions;
 }
 
+float AppSession::draw_export_frame(ImVec2 display) {
+  draw_main_frame(state_, derived_, display, 0.0, {.show_panel = false, .show_tabs = false, .exporting = true});
+  return last_view_overflow();
+}
+
 }  // namespace app

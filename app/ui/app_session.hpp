@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "export/export_session.hpp"
 #include "platform/window.hpp"
 #include "state/app_state.hpp"
 #include "state/derived.hpp"
@@ -13,7 +14,7 @@
 
 namespace app {
 
-class AppSession {
+class AppSession : public ExportSession {
  public:
   AppSession(AppState state, const WindowOptions& window_options);
 
@@ -23,9 +24,11 @@ class AppSession {
   // whether the target is a window's back buffer or an offscreen framebuffer.
   std::vector<unsigned char> read_window_pixels() const { return window_->read_pixels(); }
 
-  AppState& state() { return state_; }
-  const Derived& derived() const { return derived_; }
-  Window& window() { return *window_; }
+  AppState& state() override { return state_; }
+  const Derived& derived() const override { return derived_; }
+  Window& window() override { return *window_; }
+  // The main frame as an export draws it (draw_main_frame without panel, tabs or menus).
+  float draw_export_frame(ImVec2 display) override;
 
  private:
   AppState state_;

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "platform/imgui_theme.hpp"
+#include "plot/imgui_theme.hpp"
 
 namespace app {
 namespace {
@@ -39,7 +39,7 @@ float text_width(ImFont* font, std::string_view s) {
 }
 
 ImFont* span_font(const pe::TextSpan& span, ImFont* base) {
-  const TextFonts& f = text_fonts();
+  const plot::TextFonts& f = plot::text_fonts();
   if (span.code) return f.mono;
   if (base != f.regular) return base;  // headings: one face for the whole line
   if (span.bold && span.italic) return f.bold_italic;
@@ -167,7 +167,7 @@ float fitting_text_scale(const std::vector<pe::TextBlock>& blocks, float width, 
 namespace {
 
 void layout_text_blocks(const std::vector<pe::TextBlock>& blocks, float width) {
-  const TextFonts& fonts = text_fonts();
+  const plot::TextFonts& fonts = plot::text_fonts();
   if (!fonts.regular) return;
   const float em = ImGui::GetFontSize() * g_scale;
   const float indent_step = 1.5f * em;

@@ -1,7 +1,7 @@
 #pragma once
 // A lesson slide's Markdown (pe::TextBlock, parsed by core) drawn with ImGui: headings,
 // paragraphs, nested bullet and numbered lists, block quotes, code, rules; bold, italic,
-// `code` and links inside a line, each in its own DejaVu face (platform/imgui_theme.hpp).
+// `code` and links inside a line, each in its own DejaVu face (plot/imgui_theme.hpp).
 // Lines wrap at word boundaries to `width`; a word wider than a line is broken.
 #include <vector>
 

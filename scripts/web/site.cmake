@@ -9,7 +9,7 @@ set(PE_WEB ${CMAKE_SOURCE_DIR}/app/platform/web)
 target_compile_definitions(pe_gui PRIVATE PE_VIZ_GLSL_ES=1)
 
 # The fonts the desktop reads from fonts-dejavu-core, at the same paths in the page's
-# in-memory file system (platform/imgui_theme.cpp looks there).
+# in-memory file system (plot/imgui_theme.cpp looks there).
 set(PE_FONT_DIR /usr/share/fonts/truetype/dejavu)
 set(PE_WEB_FONTS "")
 foreach(face DejaVuSans DejaVuSans-Bold DejaVuSans-Oblique DejaVuSans-BoldOblique DejaVuSansMono)

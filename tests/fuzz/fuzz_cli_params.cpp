@@ -11,7 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "fuzz_common.hpp"
 #include "pe/encodings/alibi.hpp"
 #include "pe/base/errors.hpp"

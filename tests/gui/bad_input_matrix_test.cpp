@@ -12,7 +12,7 @@
 
 #include "child_process.hpp"
 #include "pe/models/config.hpp"
-#include "render/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 #include "state/session_file.hpp"
 #include "test_support.hpp"
 

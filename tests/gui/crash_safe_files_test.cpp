@@ -2,7 +2,7 @@
 // byte-identical, and its temporary is swept by the next write into that directory or the
 // next start of pe-viz — while a live writer's temporary is never touched.
 //
-// PE_VIZ_TEST_STALL_WRITE_MS (render/atomic_file.cpp) makes a writer pause after half its
+// PE_VIZ_TEST_STALL_WRITE_MS (platform/atomic_file.cpp) makes a writer pause after half its
 // bytes, so the kill lands while the temporary is genuinely half written.
 #include <signal.h>
 #include <sys/file.h>
@@ -10,7 +10,7 @@
 #include <sys/time.h>
 
 #include "child_process.hpp"
-#include "render/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 #include "state/session_file.hpp"
 #include "test_support.hpp"
 
@@ -21,7 +21,7 @@ using namespace pe_test;
 std::vector<fs::path> temporaries(const fs::path& dir) {
   std::vector<fs::path> out;
   for (const auto& e : fs::directory_iterator(dir))
-    if (render::is_atomic_temp_name(e.path().filename().string())) out.push_back(e.path());
+    if (app::is_atomic_temp_name(e.path().filename().string())) out.push_back(e.path());
   return out;
 }
 
@@ -101,7 +101,7 @@ TEST_F(CrashSafeFiles, ALiveWritersTemporaryIsNotSweptByAnotherWriter) {
 
   // Once writer 1 is dead, its temporary is fair game.
   slow.kill_and_wait();
-  EXPECT_EQ(render::remove_stale_temp_files(out_dir()), 1u);
+  EXPECT_EQ(app::remove_stale_temp_files(out_dir()), 1u);
   EXPECT_FALSE(fs::exists(*temp));
 }
 
@@ -175,12 +175,12 @@ pid_t dead_pid() {
 }
 
 TEST(AtomicTempNames, OnlyOurExactPattern) {
-  EXPECT_TRUE(render::is_atomic_temp_name(".out.png.pe-viz-tmp-123-a1B2c3"));
-  EXPECT_TRUE(render::is_atomic_temp_name(".last-session.json.pe-viz-tmp-9-XXXXXX"));
+  EXPECT_TRUE(app::is_atomic_temp_name(".out.png.pe-viz-tmp-123-a1B2c3"));
+  EXPECT_TRUE(app::is_atomic_temp_name(".last-session.json.pe-viz-tmp-9-XXXXXX"));
   for (const char* other : {"out.png.pe-viz-tmp-123-a1B2c3", ".out.png.pe-viz-tmp-123-a1B2c", ".out.png.pe-viz-tmp-123-a1B2c34",
                             ".out.png.pe-viz-tmp--a1B2c3", ".out.png.pe-viz-tmp-12x-a1B2c3", ".out.png.XXXXXX", ".pe-viz-tmp-1-abcdef",
                             ".out.png.pe-viz-tmp-123-a1B2c!", "out.png", ".out.png.swp"})
-    EXPECT_FALSE(render::is_atomic_temp_name(other)) << other;
+    EXPECT_FALSE(app::is_atomic_temp_name(other)) << other;
 }
 
 TEST(AtomicTempSweep, RemovesDeadOrOldUnlockedTemporariesOnly) {
@@ -196,7 +196,7 @@ TEST(AtomicTempSweep, RemovesDeadOrOldUnlockedTemporariesOnly) {
   ASSERT_GE(lock, 0);
   ASSERT_EQ(::flock(lock, LOCK_EX), 0);  // as a writer (on another host, or pid reused) would
 
-  EXPECT_EQ(render::remove_stale_temp_files(dir.path()), 2u);
+  EXPECT_EQ(app::remove_stale_temp_files(dir.path()), 2u);
   EXPECT_FALSE(fs::exists(dead_writer));
   EXPECT_TRUE(fs::exists(fresh_live)) << "a live writer's temporary, unlocked for an instant after mkstemp";
   EXPECT_FALSE(fs::exists(old_live));
@@ -204,9 +204,9 @@ TEST(AtomicTempSweep, RemovesDeadOrOldUnlockedTemporariesOnly) {
   EXPECT_TRUE(fs::exists(not_ours));
   EXPECT_TRUE(fs::exists(user_file));
   ::close(lock);
-  EXPECT_EQ(render::remove_stale_temp_files(dir.path()), 1u);
+  EXPECT_EQ(app::remove_stale_temp_files(dir.path()), 1u);
   EXPECT_FALSE(fs::exists(locked_dead));
-  EXPECT_EQ(render::remove_stale_temp_files(dir.path() / "missing"), 0u);
+  EXPECT_EQ(app::remove_stale_temp_files(dir.path() / "missing"), 0u);
 }
 
 TEST(AtomicFile, RefusesReadOnlyTargetsAndDirectoriesLeavingNothing) {
@@ -230,7 +230,7 @@ TEST(AtomicFile, UncommittedFileLeavesTheTargetAlone) {
   const fs::path target = dir / "t.csv";
   std::ofstream(target) << "old";
   {
-    render::AtomicFile f(target);
+    app::AtomicFile f(target);
     f.write("new", 3);
     EXPECT_TRUE(fs::exists(f.temp_path()));
   }

@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/dump_command.hpp"
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "pe/models/config.hpp"
 #include "state/session_file.hpp"
 

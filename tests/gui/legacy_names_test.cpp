@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "cli/url_fragment.hpp"
 #include "export/lesson_validation.hpp"
 #include "state/app_state.hpp"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "export/lesson_validation.hpp"
 #include "pe/base/errors.hpp"
 #include "views/view.hpp"

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "cli/url_fragment.hpp"
 #include "export/view_data.hpp"
 #include "state/session_file.hpp"

@@ -1,5 +1,5 @@
 // --model (the Hugging Face cache, offline) and --gguf on the real binary: `dump` and
-// `export` (which shares the GUI's options, app/cli/state_options). The cache is a temp tree
+// `export` (which shares the GUI's options, app/export/state_options). The cache is a temp tree
 // laid out as huggingface_hub writes it, found through HF_HUB_CACHE; GGUF files are written
 // by tests/unit/gguf_test_writer.hpp. Numbers are checked against formulas written here.
 #include <cmath>

@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/state_options.hpp"
+#include "export/state_options.hpp"
 #include "export/view_data.hpp"
 #include "pe/analysis/analysis.hpp"
 #include "plot/plot.hpp"

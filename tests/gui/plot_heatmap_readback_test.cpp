@@ -21,7 +21,7 @@
 #include "plot/plot.hpp"
 #include "render/framebuffer.hpp"
 #include "render/gl_errors.hpp"
-#include "render/png_writer.hpp"
+#include "export/png_writer.hpp"
 
 namespace {
 
@@ -124,7 +124,7 @@ Rendered render(const plot::EncodingHeatmap& spec, int width, int height, float 
   render::Framebuffer::unbind();
   if (const char* dir = std::getenv("PE_VIZ_TEST_PNG_DIR")) {
     static int counter = 0;
-    render::write_png_atomic(std::string(dir) + "/heatmap_" + std::to_string(counter++) + ".png", width, height,
+    app::write_png_atomic(std::string(dir) + "/heatmap_" + std::to_string(counter++) + ".png", width, height,
                              out.rgba);
   }
   return out;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "render/png_writer.hpp"
+#include "export/png_writer.hpp"
 
 namespace fs = std::filesystem;
 
@@ -25,7 +25,7 @@ fs::path fresh_dir(const char* name) {
 TEST(PngWriter, WritesAPngAndNoTemporaryFile) {
   const fs::path dir = fresh_dir("ok");
   std::vector<unsigned char> rgba(4 * 3 * 4, 200);
-  render::write_png_atomic(dir / "out.png", 4, 3, rgba);
+  app::write_png_atomic(dir / "out.png", 4, 3, rgba);
   std::ifstream in(dir / "out.png", std::ios::binary);
   char signature[8] = {};
   in.read(signature, 8);
@@ -34,7 +34,7 @@ TEST(PngWriter, WritesAPngAndNoTemporaryFile) {
   for (const auto& entry : fs::directory_iterator(dir)) files += entry.is_regular_file() ? 1 : 0;
   EXPECT_EQ(files, 1) << "temporary file left behind";
   // Overwrites atomically.
-  render::write_png_atomic(dir / "out.png", 4, 3, rgba);
+  app::write_png_atomic(dir / "out.png", 4, 3, rgba);
   fs::remove_all(dir);
 }
 
@@ -42,7 +42,7 @@ TEST(PngWriter, MissingDirectoryNamesPathAndReason) {
   const fs::path path = fs::temp_directory_path() / "pe_viz_no_such_dir_for_test" / "x.png";
   std::vector<unsigned char> rgba(4, 0);
   try {
-    render::write_png_atomic(path, 1, 1, rgba);
+    app::write_png_atomic(path, 1, 1, rgba);
     FAIL() << "expected std::runtime_error";
   } catch (const std::runtime_error& e) {
     const std::string message = e.what();
@@ -55,7 +55,7 @@ TEST(PngWriter, UnwritableDirectoryIsReported) {
   // /proc accepts no new files, even for root.
   std::vector<unsigned char> rgba(4, 0);
   try {
-    render::write_png_atomic("/proc/pe_viz_cannot_write_here.png", 1, 1, rgba);
+    app::write_png_atomic("/proc/pe_viz_cannot_write_here.png", 1, 1, rgba);
     FAIL() << "expected std::runtime_error";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("/proc/pe_viz_cannot_write_here.png"), std::string::npos) << e.what();
@@ -64,7 +64,7 @@ TEST(PngWriter, UnwritableDirectoryIsReported) {
 
 TEST(PngWriter, WrongBufferSizeIsRejected) {
   std::vector<unsigned char> rgba(3, 0);
-  EXPECT_THROW(render::write_png_atomic(fs::temp_directory_path() / "x.png", 1, 1, rgba), std::invalid_argument);
+  EXPECT_THROW(app::write_png_atomic(fs::temp_directory_path() / "x.png", 1, 1, rgba), std::invalid_argument);
 }
 
 }  // namespace

@@ -4,9 +4,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/state_options.hpp"
+#include <filesystem>
+
+#include "export/state_options.hpp"
 #include "cli/url_fragment.hpp"
 #include "pe/models/config.hpp"
+#include "platform/host.hpp"
 #include "state/app_state.hpp"
 
 namespace {
@@ -80,6 +83,64 @@ TEST(UrlFragment, PageKeysGoToThePageRequest) {
   EXPECT_EQ(page.bench_frames.value_or(0), 90);
   const auto bad = app::apply_url_fragment(s, "slide=0&bench=x", &page);
   EXPECT_EQ(bad.size(), 2u);
+}
+
+// A link is input anyone can send: it sets what is shown, and never opens a file or a model
+// (those come in by the reader's own action). Real files and a real model name, so the
+// refusal is the link's, not a missing file's.
+TEST(UrlFragment, ALinkOpensNoFilesModelsOrLessonFiles) {
+  namespace fs = std::filesystem;
+  const fs::path root(PE_SOURCE_DIR);
+  const std::string config = (root / "assets" / "presets" / "llama-3.1-8b.json").string();
+  const std::string lesson = (root / "assets" / "lessons" / "positional-encoding-101.md").string();
+  const std::string weights = (root / "tests" / "data" / "stories260K").string();
+  ASSERT_TRUE(fs::exists(config) && fs::exists(lesson) && fs::exists(weights));
+  const app::AppState before = app::default_state();
+  for (const auto& [key, value] : Pairs{{"config", config},
+                                        {"gguf", (root / "tests" / "fuzz" / "corpus" / "fuzz_gguf" / "qwen2_yarn.gguf").string()},
+                                        {"model", "meta-llama/Llama-3.1-8B"},
+                                        {"weights", weights},
+                                        {"weights", "org/name"},
+                                        {"lesson", lesson}}) {
+    app::AppState s = app::default_state();
+    app::PageRequest page;
+    const std::string fragment = app::join_fragment({{"view", "rope-cos"}, {key, value}, {"theta", "20000"}});
+    const auto problems = app::apply_url_fragment(s, fragment, &page);
+    ASSERT_EQ(problems.size(), 1u) << fragment;
+    EXPECT_EQ(problems[0].key, key);
+    if (key == "lesson") {
+      EXPECT_NE(problems[0].message.find("a link opens no lesson file"), std::string::npos) << problems[0].message;
+    } else {
+      EXPECT_NE(problems[0].message.find("a link opens no files or models"), std::string::npos) << problems[0].message;
+      EXPECT_NE(problems[0].message.find("--" + key), std::string::npos) << "names the way that works: " << problems[0].message;
+    }
+    EXPECT_FALSE(page.lesson.has_value()) << fragment;
+    EXPECT_EQ(s.model_source, before.model_source) << fragment;
+    EXPECT_EQ(s.weights, before.weights) << fragment;
+    EXPECT_EQ(s.rope.head_dim, before.rope.head_dim) << fragment;
+    EXPECT_EQ(s.view, "rope-cos") << "the other keys apply: " << fragment;
+    EXPECT_EQ(s.rope.theta, 20000.0) << "the other keys apply: " << fragment;
+  }
+  // The built-in lessons still open from a link (tests above and the web tests use them).
+  app::AppState s = app::default_state();
+  app::PageRequest page;
+  EXPECT_TRUE(app::apply_url_fragment(s, "lesson=rope-scaling-in-practice", &page).empty());
+  EXPECT_EQ(page.lesson.value_or(""), "rope-scaling-in-practice");
+  // The desktop app takes no link at all: only a page has an address.
+  EXPECT_FALSE(app::host::capabilities().page_url);
+  EXPECT_FALSE(app::host::url_fragment().has_value());
+}
+
+// A link longer than any pe-viz writes is read up to kMaxLinkKeys keys; the rest is named.
+TEST(UrlFragment, ALongLinkIsCutAtItsKeyLimit) {
+  std::string fragment = "view=alibi";
+  for (std::size_t k = 0; k < 3 * app::kMaxLinkKeys; ++k) fragment += "&k" + std::to_string(k) + "=1";
+  app::AppState s = app::default_state();
+  const auto problems = app::apply_url_fragment(s, fragment);
+  ASSERT_EQ(problems.size(), app::kMaxLinkKeys) << "every key read but the view is unknown, then one for the rest";
+  EXPECT_NE(problems.back().message.find("more than " + std::to_string(app::kMaxLinkKeys) + " keys"), std::string::npos)
+      << problems.back().message;
+  EXPECT_EQ(s.view, "alibi");
 }
 
 // Opening the written link from the defaults gives the same options and the same model.

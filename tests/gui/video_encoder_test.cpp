@@ -14,7 +14,7 @@
 
 #include "export/video_encoder.hpp"
 #include "pe/base/errors.hpp"
-#include "render/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 #include "video_test_support.hpp"
 
 namespace {

@@ -17,7 +17,7 @@
 
 #include "export/view_data.hpp"
 #include "headless_imgui.hpp"
-#include "platform/imgui_theme.hpp"
+#include "plot/imgui_theme.hpp"
 #include "state/app_state.hpp"
 #include "state/derived.hpp"
 #include "state/session_file.hpp"
@@ -81,7 +81,7 @@ TEST(ViewRegistryTest, EveryViewBringsItsDrawingDataAndFormula) {
 // diacritics joined math_glyph_ranges).
 TEST(ViewRegistryTest, EveryViewsTextIsInTheFont) {
   ImGui::CreateContext();
-  if (!app::build_font_atlas(16.0f)) {
+  if (!plot::build_font_atlas(16.0f)) {
     ImGui::DestroyContext();
     GTEST_SKIP() << "DejaVu Sans is not installed";
   }

@@ -9,7 +9,8 @@ Checks: every view draws a picture that is not blank, with the title contract
 (document.title becomes "pe-viz · VIEW" once a frame of VIEW is drawn); the URL fragment
 round trip and a bad key (named in the status line, the app opens anyway); a key press
 changes the view; a slider drag changes θ; → advances a lesson slide; a dropped config.json
-changes the frequencies; PNG and CSV downloads; the session kept in local storage; a
+changes the frequencies; a link opens no file, model or lesson file (not even a dropped one);
+PNG and CSV downloads; the session kept in local storage; a
 browser without WebGL 2 gets a page that says so; `pe-viz export --lesson … --interactive`
 opens from disk (with --pe-viz). --bench reports first-frame time and frame medians.
 Exit status 0 when every check passed.
@@ -234,6 +235,28 @@ def test_dropped_config(s, report):
     report["config"] = "dropped θ 777777 (llama3 ×8, d 128), picked θ 123456"
 
 
+def test_link_opens_no_files(s, report):
+    """A link is input anyone can send: it sets what is shown and opens no file, model or lesson
+    file, not even one the reader dropped onto this page before (the page keeps them in /files/).
+    The reader pastes such a link into the open page: its other keys apply, the rest are named."""
+    s.open("view=inspector")
+    drop_file(s, "config.json", json.dumps(CONFIG))
+    s.wait_fragment(lambda k: k.get("theta") == "777777", what="θ of the dropped config")
+    link = ("view=rope-cos&config=/files/config.json&gguf=/files/config.json&weights=/files&model=org/name"
+            "&lesson=/files/config.json&theta=20000")
+    s.page.evaluate("location.hash = " + json.dumps(link) + "; 1")
+    written = s.wait_fragment(lambda k: k.get("theta") == "20000" and k.get("view") == "rope-cos",
+                              what="the link's other keys applied")
+    s.wait_title("pe-viz · rope-cos")
+    message = next((m for m in reversed(s.page.console) if "Link: left out" in m), "")
+    for key in ("config", "gguf", "weights", "model", "lesson"):
+        check(key + " (" in message, f"the status line does not name '{key}': {message!r}")
+    keys = fragment_keys(written)
+    # Opened from the defaults: the dropped file's d = 128 and llama3 scaling were not read again.
+    check("dim" not in keys and "scaling" not in keys and "config" not in keys, "a file was opened: " + written)
+    report["link-no-files"] = "config, gguf, weights, model, lesson file refused; " + written
+
+
 def test_dropped_weights(s, report):
     """A trained checkpoint (tests/data/stories260K: config.json + model.safetensors) dropped onto
     the page together, as a model folder's files: the frequency-usage view reads its q/k weights."""
@@ -376,7 +399,8 @@ def main():
     site = os.path.abspath(args.site)
     checks = [("every-view", test_every_view_draws), ("fragment", test_fragment_round_trip),
               ("keys", test_key_changes_view), ("slider", test_slider_changes_theta), ("lesson", test_lesson_slides),
-              ("config-drop", test_dropped_config), ("weights-drop", test_dropped_weights), ("downloads", test_downloads), ("session", test_session_kept),
+              ("config-drop", test_dropped_config), ("link-no-files", test_link_opens_no_files),
+              ("weights-drop", test_dropped_weights), ("downloads", test_downloads), ("session", test_session_kept),
               ("no-webgl2", lambda s, r: test_no_webgl2(s, r, site))]
     if args.pe_viz:
         checks.append(("interactive-export", lambda s, r: test_interactive_export(s, r, os.path.abspath(args.pe_viz))))

@@ -8,7 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "state/session_file.hpp"
+#include "platform/atomic_file.hpp"
+#include "platform/config_dir.hpp"
 
 namespace app::host {
 
@@ -60,7 +61,7 @@ std::optional<std::string> read_saved_session() {
 void write_saved_session(const std::string& json) {
   const std::filesystem::path file = autosave_path();
   if (file.empty()) return;
-  write_file_atomic(file, json);
+  write_file_atomic(file, json.data(), json.size());
 }
 
 void log_line(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_str()); }

@@ -1,0 +1,121 @@
+# app/'s layers, checked (run by ctest as app_layers; the order is declared in app/CMakeLists.txt):
+#   1. every folder of app/ is a declared layer, and only main.cpp sits in app/ itself;
+#   2. every #include "..." of a file under app/ that names a file of app/ (resolved as the
+#      compiler does: beside the includer first, then from app/) names one in the includer's
+#      own layer or in a layer below it. main.cpp is on top and may include any layer.
+# Subfolders belong to their layer (platform/desktop, platform/web, export/ffmpeg are platform's
+# and export's). An offence is printed as file:line with the include and the layers the file may
+# use. Prints the order and what each layer includes. Arguments (-D): SOURCE_DIR,
+# LAYERS ("state;render;...", bottom first).
+cmake_minimum_required(VERSION 3.25)
+
+if(NOT LAYERS)
+  message(FATAL_ERROR "app_layers: no layers given (LAYERS is empty)")
+endif()
+set(app "${SOURCE_DIR}/app")
+set(failures "")
+
+# The 1-based number of the line of `file` that holds `text` (an include line), for file:line.
+function(line_of file text out)
+  file(READ "${file}" content)
+  string(FIND "${content}" "${text}" at)
+  set(line 0)
+  if(at GREATER_EQUAL 0)
+    string(SUBSTRING "${content}" 0 ${at} before)
+    string(REGEX REPLACE "[^\n]" "" newlines "${before}")
+    string(LENGTH "${newlines}" line)
+  endif()
+  math(EXPR line "${line} + 1")
+  set(${out} ${line} PARENT_SCOPE)
+endfunction()
+
+# 1. Folders.
+set(index 0)
+foreach(layer IN LISTS LAYERS)
+  if(NOT IS_DIRECTORY "${app}/${layer}")
+    string(APPEND failures "  app/${layer}/: declared as a layer, but there is no such folder\n")
+  endif()
+  set(rank_${layer} ${index})
+  set(uses_${layer} "")
+  math(EXPR index "${index} + 1")
+endforeach()
+set(rank_main.cpp ${index})  # main.cpp: above every layer
+set(uses_main.cpp "")
+file(GLOB entries LIST_DIRECTORIES true RELATIVE "${app}" "${app}/*")
+foreach(entry IN LISTS entries)
+  if(IS_DIRECTORY "${app}/${entry}")
+    if(NOT entry IN_LIST LAYERS)
+      string(APPEND failures "  app/${entry}/: in no layer (declare it in app/CMakeLists.txt's PE_APP_LAYERS)\n")
+    endif()
+  elseif(NOT entry STREQUAL "main.cpp" AND NOT entry STREQUAL "CMakeLists.txt")
+    string(APPEND failures "  app/${entry}: only main.cpp sits in app/ itself; other files belong to a layer's folder\n")
+  endif()
+endforeach()
+
+# 2. Includes.
+file(GLOB_RECURSE sources RELATIVE "${app}" "${app}/*.cpp" "${app}/*.hpp" "${app}/*.h" "${app}/*.inl")
+set(checked 0)
+foreach(source IN LISTS sources)
+  string(REGEX MATCH "^[^/]+" layer "${source}")
+  if(NOT DEFINED rank_${layer})
+    continue()  # reported above (a folder in no layer, or a loose file)
+  endif()
+  get_filename_component(dir "${app}/${source}" DIRECTORY)
+  # The include directives only (at the start of a line, not in a comment), matched in the
+  # whole text: a match holds no ';' or '[' that would split or join CMake list items.
+  file(READ "${app}/${source}" content)
+  string(REGEX MATCHALL "(^|\n)[ \t]*#[ \t]*include[ \t]*\"[^\"\n]+\"" lines "${content}")
+  foreach(line IN LISTS lines)
+    string(STRIP "${line}" line)
+    string(REGEX REPLACE "^#[ \t]*include[ \t]*\"([^\"]+)\"$" "\\1" name "${line}")
+    if(EXISTS "${dir}/${name}" AND NOT IS_DIRECTORY "${dir}/${name}")
+      get_filename_component(target "${dir}/${name}" ABSOLUTE)
+    elseif(EXISTS "${app}/${name}" AND NOT IS_DIRECTORY "${app}/${name}")
+      get_filename_component(target "${app}/${name}" ABSOLUTE)
+    else()
+      continue()  # not a file of app/: core's pe/..., a generated header, a system one
+    endif()
+    file(RELATIVE_PATH target "${app}" "${target}")
+    if(target MATCHES "^\\.\\./")
+      continue()
+    endif()
+    math(EXPR checked "${checked} + 1")
+    string(REGEX MATCH "^[^/]+" used "${target}")
+    if(used STREQUAL layer)
+      continue()
+    endif()
+    if(NOT DEFINED rank_${used})
+      continue()  # a file in no layer: reported above
+    endif()
+    if(NOT used IN_LIST uses_${layer})
+      list(APPEND uses_${layer} ${used})
+    endif()
+    if(rank_${used} GREATER rank_${layer})
+      set(below "")
+      foreach(other IN LISTS LAYERS)
+        if(rank_${other} LESS rank_${layer})
+          list(APPEND below ${other})
+        endif()
+      endforeach()
+      string(REPLACE ";" ", " below "${below}")
+      if(NOT below)
+        set(below "none: it is the bottom layer")
+      endif()
+      line_of("${app}/${source}" "${line}" at)
+      string(APPEND failures "  app/${source}:${at}: ${line}\n"
+                             "      ${layer}/ includes ${used}/, a layer above it (${layer}/ may include: ${below})\n")
+    endif()
+  endforeach()
+endforeach()
+
+string(REPLACE ";" " -> " order "${LAYERS}")
+message(STATUS "app layers, bottom first: ${order} -> main.cpp")
+foreach(layer IN LISTS LAYERS ITEMS main.cpp)
+  string(REPLACE ";" ", " used "${uses_${layer}}")
+  message(STATUS "  ${layer}: includes {${used}}")
+endforeach()
+if(failures)
+  message(FATAL_ERROR "app layers (app/CMakeLists.txt's PE_APP_LAYERS, bottom first: ${order}):\n${failures}")
+endif()
+list(LENGTH sources files)
+message(STATUS "app layers: ${checked} includes of app files in ${files} files, each into its own layer or one below")
