@@ -10,6 +10,7 @@
 #include "pe/models/hf_cache.hpp"
 #include "pe/multimodal/multimodal.hpp"
 #include "pe/base/text.hpp"
+#include "state/relative_params.hpp"
 #include "state/view_names.hpp"
 
 namespace app {
@@ -213,6 +214,7 @@ std::string validate_state(const AppState& s) {
     if (s.delta_axis != "auto" && s.delta_axis != "linear" && s.delta_axis != "log")
       throw pe::InvalidArgument("delta_axis", s.delta_axis, "auto, linear or log");
     validate_multimodal(s);
+    validate_relative(s);
   } catch (const std::exception& e) {
     return e.what();
   }

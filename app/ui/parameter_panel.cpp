@@ -13,6 +13,7 @@
 #include "pe/models/hf_cache.hpp"
 #include "pe/scaling/scaling.hpp"
 #include "platform/host.hpp"
+#include "ui/relative_parameters.hpp"
 
 namespace app {
 namespace {
@@ -257,6 +258,8 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
     tip("animate_length: sweep the current length L from L_orig/2 to 16·L_orig and back, and watch dynamic NTK raise "
         "the effective base as L passes the training length (see the scaling and spectrum views).");
   }
+
+  draw_relative_parameters(s, state_error);
 
   section("Model");
   if (host::capabilities().model_cache) draw_model_loader(s);

@@ -86,6 +86,20 @@ std::string shown_view_label(const AppState& s) {
   return s.view;
 }
 
+std::vector<const ViewInfo*> shown_views(const AppState& s) {
+  std::vector<const ViewInfo*> out;
+  auto add = [&](const std::string& name) {
+    if (const ViewInfo* v = find_view(name); v && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  };
+  if (s.grid) {
+    for (const auto& name : s.grid_views) add(name);
+    return out;
+  }
+  add(s.view);
+  if (!out.empty() && out.front()->hosts_views) add(s.compare_view);
+  return out;
+}
+
 void step_view(AppState& s, int delta) {
   const ViewInfo* v = s.grid ? nullptr : find_view(s.view);
   if (v && v->step) v->step(s, delta);
