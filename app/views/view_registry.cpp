@@ -33,18 +33,21 @@ const ViewInfo& rope_2d_view();
 const ViewInfo& inspector_view();
 const ViewInfo& layers_view();
 const ViewInfo& frequency_usage_view();
+const ViewInfo& t5_bias_view();
 
 namespace {
 
 // Teaching order: absolute encodings, RoPE, what it buys (relative scores), attention,
-// long contexts, RoPE over images and video, then the loaded model itself. Views of a group are contiguous.
+// relative biases, long contexts, RoPE over images and video, then the loaded model itself. Views of a group are contiguous.
 const std::vector<ViewInfo>& registry() {
   static const std::vector<ViewInfo> views = {
       sinusoidal_view(),     learned_view(),    rope_cos_view(),       rope_sin_view(),
       rope_spectrum_view(),  walkthrough_view(), clock_hands_view(),   conventions_view(),
       common_mistake_view(), relative_score_view(), theta_lesson_view(), alibi_view(),
-      attention_view(),      permutation_view(), comparison_view(),    scaling_view(),
-      extrapolation_view(),  compare_view(),
+      attention_view(),      permutation_view(), comparison_view(),
+      // Bias (issue 32): learned relative biases and relative embeddings.
+      t5_bias_view(),
+      scaling_view(),        extrapolation_view(),  compare_view(),
       // Multimodal (issue 12): which axis each pair follows, the prompt's ids, 2D scores.
       mrope_layout_view(),   mrope_positions_view(), rope_2d_view(),
       // Model (issue 15): what the loaded model's config says, per framework and per layer.
@@ -53,7 +56,7 @@ const std::vector<ViewInfo>& registry() {
   return views;
 }
 
-constexpr const char* kGroups[] = {"Absolute", "RoPE", "Relative", "Attention", "Long context", "Multimodal", "Model"};
+constexpr const char* kGroups[] = {"Absolute", "RoPE", "Relative", "Attention", "Bias", "Long context", "Multimodal", "Model"};
 
 }  // namespace
 
