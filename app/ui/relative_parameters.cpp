@@ -79,7 +79,7 @@ const std::vector<Control>& controls() {
        }},
       {"position_buckets",
        [](AppState& s) {
-         integer_slider("position_buckets", s.position_buckets, 2, 65536, true);
+         integer_slider("pos. buckets", s.position_buckets, 2, 65536, true);
          tip("position_buckets = " + std::to_string(s.position_buckets) +
              ": DeBERTa-v2/v3's log buckets (v3: 256). mid = position_buckets / 2 = " +
              std::to_string(s.position_buckets / 2) + " distances get a bucket each. Allowed: 2 … 65536.");
@@ -87,7 +87,7 @@ const std::vector<Control>& controls() {
       {"max_relative_positions",
        [](AppState& s) {
          const long long step = 1;
-         ImGui::InputScalar("max_relative_positions", ImGuiDataType_S64, &s.max_relative_positions, &step, nullptr, "%lld");
+         ImGui::InputScalar("max rel. pos.", ImGuiDataType_S64, &s.max_relative_positions, &step, nullptr, "%lld");
          tip("max_relative_positions = " + std::to_string(s.max_relative_positions) +
              ": DeBERTa's log-bucket span; −1 (DeBERTa-v3's config) means max_position_embeddings (" +
              std::to_string(s.max_position_embeddings) + "). Allowed: −1, or position_buckets / 2 + 2 = " +
@@ -95,7 +95,7 @@ const std::vector<Control>& controls() {
        }},
       {"max_position_embeddings",
        [](AppState& s) {
-         integer_slider("max_position_embeddings", s.max_position_embeddings, 1, 1'000'000, true);
+         integer_slider("positions P", s.max_position_embeddings, 1, 1'000'000, true);
          tip("max_position_embeddings = " + std::to_string(s.max_position_embeddings) +
              ": rows P of BERT's / DeBERTa's position table (BERT, DeBERTa-v3: 512); BERT's distance_embedding "
              "has 2P − 1 rows, for distances −(P − 1) … P − 1. Not RoPE's. Allowed: 1 … 10⁹.");
@@ -146,32 +146,32 @@ const std::vector<Control>& controls() {
        }},
       {"fire_threshold",
        [](AppState& s) {
-         number_slider("fire_threshold", s.fire_threshold, 1.0, 1e6, true);
+         number_slider("fire threshold", s.fire_threshold, 1.0, 1e6, true);
          tip("fire_threshold = " + number(s.fire_threshold) +
              ": FIRE's L in ψ(i − j)/ψ(max(L, i)): queries before L are normalised by ψ(L). Allowed: > 0.");
        }},
       {"cope_text",
        [](AppState& s) {
-         ImGui::InputText("cope_text", &s.cope_text);
+         ImGui::InputText("cope text", &s.cope_text);
          tip("cope_text: the sentence CoPE counts over (words and punctuation marks are tokens; 1 … " +
              std::to_string(kMaxViewCopeTokens) + " tokens).");
        }},
       {"cope_gates",
        [](AppState& s) {
-         text_combo("cope_gates", s.cope_gates, {"every-token", "sentence-ends", "words", "punctuation"});
+         text_combo("cope gates", s.cope_gates, {"every-token", "sentence-ends", "words", "punctuation"});
          tip("cope_gates = " + s.cope_gates +
              ": which tokens the gates count (0/1 gates standing in for the trained σ(q·k)); every-token gives "
              "ordinary relative positions.");
        }},
       {"cope_npos_max",
        [](AppState& s) {
-         integer_slider("cope_npos_max", s.cope_npos_max, 1, 1024, true);
+         integer_slider("npos_max", s.cope_npos_max, 1, 1024, true);
          tip("cope_npos_max = " + std::to_string(s.cope_npos_max) +
              ": CoPE's position embeddings e[0 … npos_max − 1]; counts clamp at npos_max − 1. Allowed: 1 … 65536.");
        }},
       {"training_length",
        [](AppState& s) {
-         integer_slider("training_length", s.training_length, 2, 1'000'000, true);
+         integer_slider("L_train", s.training_length, 2, 1'000'000, true);
          tip("training_length = " + std::to_string(s.training_length) +
              ": L_train, marked on the distance axis; curves are normalised over distances below it. Allowed: 2 … 10⁹.");
        }},
