@@ -36,6 +36,7 @@ const ViewInfo& frequency_usage_view();
 const ViewInfo& t5_bias_view();
 const ViewInfo& deberta_view();
 const ViewInfo& relative_key_view();
+const ViewInfo& transformer_xl_view();
 
 namespace {
 
@@ -48,7 +49,7 @@ const std::vector<ViewInfo>& registry() {
       common_mistake_view(), relative_score_view(), theta_lesson_view(), alibi_view(),
       attention_view(),      permutation_view(), comparison_view(),
       // Bias (issue 32): learned relative biases and relative embeddings.
-      t5_bias_view(),        deberta_view(),     relative_key_view(),
+      t5_bias_view(),        deberta_view(),     relative_key_view(),  transformer_xl_view(),
       scaling_view(),        extrapolation_view(),  compare_view(),
       // Multimodal (issue 12): which axis each pair follows, the prompt's ids, 2D scores.
       mrope_layout_view(),   mrope_positions_view(), rope_2d_view(),
