@@ -48,6 +48,7 @@ void plot_bars(const char* label, std::span<const double> heights, double floor,
   hi.reserve(heights.size() * 3);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (std::size_t k = 0; k < heights.size(); ++k) {
+    if (std::isnan(heights[k])) continue;  // no bar
     const double h = std::isfinite(heights[k]) ? heights[k] : cap;
     for (double dx : {-0.4, 0.4}) {
       xs.push_back(double(k) + dx);

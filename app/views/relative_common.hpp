@@ -22,8 +22,8 @@ std::string relative_error(const AppState& state);
 // else one per cell, at the cell's centre (floor((k + 0.5)·n / cells)).
 std::vector<long long> cell_positions(long long n, long long cells);
 
-// Bars of `heights` at x = 0 … n−1, from `floor` up (a log axis needs a floor > 0); bars
-// whose height is not finite are drawn up to `cap` (an unbounded bucket, say).
+// Bars of `heights` at x = 0 … n−1, from `floor` up (a log axis needs a floor > 0); an
+// infinite height is drawn up to `cap` (an unbounded bucket, say), a NaN one not at all.
 void plot_bars(const char* label, std::span<const double> heights, double floor, double cap, const plot::LineStyle& style = {});
 
 // The colour of the training length's marker (green, as in extrapolation) and of text that

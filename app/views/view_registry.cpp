@@ -38,6 +38,7 @@ const ViewInfo& deberta_view();
 const ViewInfo& relative_key_view();
 const ViewInfo& transformer_xl_view();
 const ViewInfo& xpos_view();
+const ViewInfo& cope_view();
 
 namespace {
 
@@ -51,7 +52,8 @@ const std::vector<ViewInfo>& registry() {
       attention_view(),      permutation_view(), comparison_view(),
       // Bias (issue 32): learned relative biases and relative embeddings.
       t5_bias_view(),        deberta_view(),     relative_key_view(),  transformer_xl_view(),
-      scaling_view(),        extrapolation_view(),  xpos_view(),          compare_view(),
+      scaling_view(),        extrapolation_view(),  xpos_view(),           cope_view(),
+      compare_view(),
       // Multimodal (issue 12): which axis each pair follows, the prompt's ids, 2D scores.
       mrope_layout_view(),   mrope_positions_view(), rope_2d_view(),
       // Model (issue 15): what the loaded model's config says, per framework and per layer.
