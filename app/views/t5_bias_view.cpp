@@ -291,7 +291,8 @@ std::vector<std::string> t5_formula(const AppState& s, const Derived&) {
   const pe::T5BucketParams p = t5_params(s);
   const long long dist = std::max<long long>(s.position, 1);
   const long long before = pe::t5_relative_bucket(-dist, p), after = pe::t5_relative_bucket(dist, p);
-  const pe::T5BiasTable table = pe::t5_illustrative_bias_table(p, s.heads);
+  // The drawn table, not a new one each frame (4096 buckets × 1024 heads is 32 MiB).
+  const pe::T5BiasTable& table = data_for(s).table;
   const long long head = selected_head(s);
   return {general,
           formatted("N = %lld %s, max_exact = %lld, max_distance = %lld:  key %lld before → bucket %lld, %lld after → bucket %lld;  "

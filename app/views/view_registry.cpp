@@ -39,6 +39,7 @@ const ViewInfo& relative_key_view();
 const ViewInfo& transformer_xl_view();
 const ViewInfo& xpos_view();
 const ViewInfo& cope_view();
+const ViewInfo& distance_bias_view();
 
 namespace {
 
@@ -52,7 +53,7 @@ const std::vector<ViewInfo>& registry() {
       attention_view(),      permutation_view(), comparison_view(),
       // Bias (issue 32): learned relative biases and relative embeddings.
       t5_bias_view(),        deberta_view(),     relative_key_view(),  transformer_xl_view(),
-      scaling_view(),        extrapolation_view(),  xpos_view(),           cope_view(),
+      scaling_view(),        extrapolation_view(),  distance_bias_view(), xpos_view(),           cope_view(),
       compare_view(),
       // Multimodal (issue 12): which axis each pair follows, the prompt's ids, 2D scores.
       mrope_layout_view(),   mrope_positions_view(), rope_2d_view(),
