@@ -136,8 +136,13 @@ std::string past_training_text(const DistanceCurve& c, const DistanceComparisonP
   if (c.key == "xpos") return "keeps decaying towards 0 (each pair by zeta_i^(distance/scale_base)): " + ends;
   if (c.key == "rope") {
     const Eigen::ArrayXd inv_freq = inverse_frequencies(p.dim, p.theta);
-    const ExtrapolationReport r = extrapolation_report(inv_freq, p.training_length, inv_freq, p.length);
-    return "oscillates without decaying to a limit; " + std::to_string(r.pairs_with_unseen) + " of " +
+    // Only whether a pair meets an unseen angle, not how often: first_unseen_position stops at
+    // the first (extrapolation_report counts them all, ~30 ms at d = 256, L = 10^6; a view
+    // asks again for every θ while it is dragged).
+    long long pairs_with_unseen = 0;
+    for (Eigen::Index i = 0; i < inv_freq.size(); ++i)
+      pairs_with_unseen += first_unseen_position(inv_freq[i], p.training_length, inv_freq[i], p.length) >= 0 ? 1 : 0;
+    return "oscillates without decaying to a limit; " + std::to_string(pairs_with_unseen) + " of " +
            std::to_string(inv_freq.size()) + " pairs meet rotation angles never seen within " +
            std::to_string(p.training_length) + " positions: " + ends;
   }
