@@ -57,8 +57,9 @@ std::string params_key(const pe::DistanceComparisonParams& p) {
 const Comparison& comparison_for(const ViewContext& ctx, long long samples) {
   static std::map<const Derived*, AsyncValue<std::string, std::shared_ptr<const Comparison>>> slots;
   const pe::DistanceComparisonParams params = distance_params(ctx.state, distance_axis_length(ctx.state), samples);
-  // RoPE's and xPos's curves cost samples × d/2 cosines: a worker past d = 512 while θ moves.
-  const bool wait = ctx.exporting || params.dim <= 512;
+  // RoPE's and xPos's curves cost samples × d/2 cosines and powers, again for every θ while
+  // it is dragged: a worker past ~10^5 of them (d = 128 at 1600 samples).
+  const bool wait = ctx.exporting || params.samples * params.dim / 2 <= 100'000;
   return *slot_for(slots, &ctx.derived).get(params_key(params), wait, [params](const std::string&) { return compute(params); });
 }
 
@@ -138,8 +139,9 @@ void draw_distance_bias_view(ViewContext& ctx) {
   if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
   AppState& s = ctx.state;
   if (show_relative_error(s)) return;
-  // One sampled distance per pixel of the plot (and L_train − 1, L_train exactly).
-  const long long samples = std::clamp<long long>(std::llround(ctx.size.x), 64, 4096);
+  // One sampled distance per two pixels of the plot (and L_train − 1, L_train exactly): the
+  // curves are smooth where they are smooth, and RoPE's noise needs no more.
+  const long long samples = std::clamp<long long>(std::llround(ctx.size.x / 2.0f), 64, 2048);
   const Comparison& c = comparison_for(ctx, samples);
   if (!c.error.empty()) {
     ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%s", c.error.c_str());
