@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
+#include <string>
 
 #include "pe/base/errors.hpp"
 #include "pe/relative/sandwich.hpp"
@@ -18,6 +20,22 @@ pe::DebertaPositionParams deberta_params(const AppState& s) {
 pe::KerpleParams kerple_params(const AppState& s) { return {s.r1, s.r2}; }
 
 pe::FireParams fire_params(const AppState& s) { return {s.fire_c, s.fire_threshold}; }
+
+std::shared_ptr<const pe::T5BiasTable> t5_bias_table(const AppState& s) {
+  // Attention computes on a worker with parameters made on the GUI thread; exports and tests
+  // come from other threads: one lock around the one cached table.
+  static std::mutex mutex;
+  static std::shared_ptr<const pe::T5BiasTable> cached;
+  static std::string key;
+  const std::string k = std::to_string(s.num_buckets) + "|" + std::to_string(s.max_distance) + "|" + std::to_string(s.causal) + "|" +
+                        std::to_string(s.heads);
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!cached || k != key) {
+    cached = std::make_shared<const pe::T5BiasTable>(pe::t5_illustrative_bias_table(t5_params(s), s.heads));
+    key = k;
+  }
+  return cached;
+}
 
 long long selected_head(const AppState& s) { return std::clamp<long long>(s.head, 1, std::max<long long>(s.heads, 1)); }
 

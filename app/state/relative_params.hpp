@@ -8,8 +8,11 @@
 #include "pe/relative/fire.hpp"
 #include "pe/relative/kerple.hpp"
 #include "pe/relative/relative_keys.hpp"
+#include "pe/relative/t5_bias.hpp"
 #include "pe/relative/t5_buckets.hpp"
 #include "state/app_state.hpp"
+
+#include <memory>
 
 namespace app {
 
@@ -26,6 +29,12 @@ pe::DistanceComparisonParams distance_params(const AppState& state, long long le
 // The distance axis distance-bias shows: the length slider when it runs past L_train, else
 // 4 × L_train (capped at 10^9) so the axis always runs past the training length.
 long long distance_axis_length(const AppState& state);
+
+// The T5 bias table the views and the attention patterns use: for now always core's
+// illustrative table (num_buckets × heads, marked illustrative); a model's trained table (the
+// weights module, issue 33) takes its place here when one is loaded. Cached per (buckets,
+// max_distance, causal, heads): 4096 × 1024 entries are 32 MiB. Throws as core does.
+std::shared_ptr<const pe::T5BiasTable> t5_bias_table(const AppState& state);
 
 // The selected 1-based head, clamped to 1 … heads.
 long long selected_head(const AppState& state);

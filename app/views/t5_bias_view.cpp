@@ -82,7 +82,7 @@ std::shared_ptr<const T5Data> compute(const AppState& s) {
       for (long long c = 0; c < d->cells; ++c)
         d->map[std::size_t(r * d->cells + c)] = float(d->lookup(d->positions[std::size_t(c)] - d->positions[std::size_t(r)]));
   }
-  d->table = pe::t5_illustrative_bias_table(d->params, d->heads);
+  d->table = *t5_bias_table(s);
   const long long buckets = d->params.num_buckets;
   d->table_values.resize(std::size_t(buckets * d->heads));
   for (long long h = 0; h < d->heads; ++h)
@@ -259,7 +259,8 @@ std::string t5_csv(const AppState& s, const Derived&) {
   if (const std::string e = relative_error(s); !e.empty()) throw std::runtime_error(e);
   const pe::T5BucketParams p = t5_params(s);
   const std::vector<pe::T5BucketSpan> spans = pe::t5_bucket_spans(p);
-  const pe::T5BiasTable table = pe::t5_illustrative_bias_table(p, s.heads);
+  const std::shared_ptr<const pe::T5BiasTable> table_ptr = t5_bias_table(s);
+  const pe::T5BiasTable& table = *table_ptr;
   const long long head = selected_head(s);
   std::ostringstream out;
   // Relative positions −(L − 1) … L − 1: all of them, or kMaxCsvRows evenly spaced.
