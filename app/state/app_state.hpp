@@ -99,7 +99,10 @@ struct AppState {
   long long max_distance = 128;              // T5 relative_attention_max_distance
   bool causal = false;                       // T5 decoder buckets (false: the encoder's, bidirectional)
   long long position_buckets = 256;          // DeBERTa-v2/v3 position_buckets
-  long long max_relative_positions = -1;     // DeBERTa; < 1: max_position_embeddings stands in
+  // DeBERTa's log-bucket span. DeBERTa-v3's config says −1 (max_position_embeddings, 512,
+  // stands in); the default spells out the 512 so that relative-key's max_position_embeddings
+  // can be set without touching DeBERTa (with −1 the two are one parameter, as in the model).
+  long long max_relative_positions = 512;
   long long max_position_embeddings = 512;   // BERT / DeBERTa position table (not RoPE's)
   std::string pos_att_type = "c2p|p2c";      // DeBERTa: which position terms (c2p, p2c, both, none)
   std::string position_embedding_type = "relative_key";  // BERT: relative_key | relative_key_query

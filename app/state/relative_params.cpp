@@ -64,8 +64,11 @@ long long distance_axis_length(const AppState& s) {
 }
 
 void validate_relative(const AppState& s) {
-  pe::require_t5_bucket_params(t5_params(s));  // core's lower bounds, with their reasons
-  pe::require_in_range("num_buckets", s.num_buckets, s.causal ? 2 : 4, kMaxViewBuckets);
+  if (s.num_buckets > kMaxViewBuckets)  // before core's check, which would blame max_distance
+    throw pe::InvalidArgument("num_buckets", pe::format_integer(s.num_buckets),
+                              std::string(s.causal ? "2" : "4") + " ... " + pe::format_integer(kMaxViewBuckets) +
+                                  " (the views keep a num_buckets × heads bias table)");
+  pe::require_t5_bucket_params(t5_params(s));  // its lower bounds, with their reasons
   pe::require_in_range("max_position_embeddings", s.max_position_embeddings, 1, 1'000'000'000LL);
   pe::require_in_range("max_relative_positions", s.max_relative_positions, -1, 1'000'000'000LL);
   pe::require_deberta_params(deberta_params(s));
