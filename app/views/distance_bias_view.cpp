@@ -74,7 +74,9 @@ std::size_t nearest(const std::vector<double>& xs, double x) {
 plot::LineStyle curve_style(const pe::DistanceCurve& c, int k) {
   // Transforms and multipliers (not added to a logit) dashed; the illustrative T5 table thin.
   const bool dashed = c.kind != pe::DistanceCurveKind::Bias;
-  return {.color = plot::series_color(k), .thickness = c.key == "nope" ? 3.0f : 2.0f, .dashed = dashed};
+  // The oscillating curves thin, so that at a projector's line width they stay lines, not bands.
+  const bool oscillates = c.key == "rope" || c.key == "sandwich";
+  return {.color = plot::series_color(k), .thickness = c.key == "nope" ? 3.0f : oscillates ? 1.0f : 2.0f, .dashed = dashed};
 }
 
 std::string legend_label(const pe::DistanceCurve& c) { return c.label + (c.illustrative ? " *" : ""); }
@@ -180,7 +182,8 @@ std::string distance_bias_csv(const AppState& s, const Derived&) {
   out << "\n";
   for (Eigen::Index i = 0; i < c.distance.size(); ++i) {
     out << csv_number(c.distance[i], 17);
-    for (const auto& curve : c.curves) out << ',' << csv_number(curve.value[i]) << ',' << csv_number(curve.normalised[i]);
+    // + 0.0: ALiBi's −slope·0 and T5's −0 bias print as 0, not -0.
+    for (const auto& curve : c.curves) out << ',' << csv_number(curve.value[i] + 0.0) << ',' << csv_number(curve.normalised[i] + 0.0);
     out << "\n";
   }
   return out.str();
@@ -199,7 +202,7 @@ std::vector<std::string> distance_bias_formula(const AppState& s, const Derived&
     std::string values;
     for (const auto& curve : c.curves) {
       if (curve.key == "nope") continue;
-      values += (values.empty() ? "" : ", ") + curve.key + " " + formatted("%.4g", curve.at_end);
+      values += (values.empty() ? "" : ", ") + curve.key + " " + formatted("%.6g", curve.at_end);
     }
     line = formatted("L_train = %lld; at Δ = %lld: ", c.training_length, length - 1) + values;
     key = k;

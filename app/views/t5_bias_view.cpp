@@ -170,7 +170,7 @@ void draw_bucket_curve(const AppState& s, const T5Data& d, ImVec2 size) {
     plot::plot_function("bucket(key − query)", [&](double x) { return double(d.lookup(std::llround(x))); }, {.thickness = 2.0f});
     const double p = double(std::min(s.position, d.n - 1));
     plot::plot_vline("##p", -p, {.color = plot::series_color(1), .thickness = 1.5f, .dashed = true, .in_legend = false});
-    plot::plot_vline("max_distance", -double(d.params.max_distance), {.color = plot::series_color(3), .thickness = 1.5f, .dashed = true});
+    plot::plot_vline("##max_distance", -double(d.params.max_distance), {.color = plot::series_color(3), .thickness = 1.5f, .dashed = true});
     if (plot::is_plot_hovered()) {
       const long long r = std::llround(plot::mouse_x());
       const long long b = d.lookup(r);
@@ -212,7 +212,7 @@ void draw_table(const AppState& s, const T5Data& d, ImVec2 size, float bar_w) {
                                       .colormap = plot::Colormap::Viridis, .vmin = d.bias_min, .vmax = d.bias_max,
                                       .version = d.version, .y_down = true});
     if (d.heads > 1)
-      plot::plot_hline("selected head", double(head), {.color = plot::series_color(1), .thickness = 1.5f, .dashed = true});
+      plot::plot_hline("##selected head", double(head), {.color = plot::series_color(1), .thickness = 1.5f, .dashed = true});
     if (plot::is_plot_hovered()) {
       const long long b = std::clamp<long long>(std::llround(plot::mouse_x()), 0, buckets - 1);
       const long long h = std::clamp<long long>(std::llround(plot::mouse_y()), 1, d.heads);
