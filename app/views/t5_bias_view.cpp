@@ -234,10 +234,12 @@ void draw_t5_bias_view(ViewContext& ctx) {
   const T5Data& d = data_for(s);
   // One note (a second line of amber text did not fit at 2× on a 1080p projector): the
   // illustrative flag is in the table's title, its hover and here.
-  const std::string note = std::string(
-      "Near distances get a bucket each, far ones share log-spaced buckets, and from max_distance on all share the last. "
-      "T5 adds b[bucket, head] to q·k, unscaled, in every layer of the stack.") +
-      (d.table.illustrative ? " The bias shown is illustrative, not trained: −(h/H)·log(1 + the bucket's first distance)." : "");
+  // The last bucket starts where the log scale reaches N − 1, before max_distance (t5-base: 91).
+  const std::string note = formatted(
+      "Near distances get a bucket each, far ones share log buckets; every key from distance %lld on shares the last "
+      "(dashed: max_distance %lld). T5 adds b[bucket, head] to q·k, unscaled.", d.edges.empty() ? 0LL : d.edges.back(),
+      d.params.max_distance) +
+      (d.table.illustrative ? " Bias shown: illustrative, −(h/H)·log(1 + first distance), not trained." : "");
   const float note_h = teaching_note_height(note.c_str());
   constexpr float kWeights[] = {0.55f, 0.45f};
   constexpr bool kTitled[] = {true, true};
