@@ -199,11 +199,15 @@ int run_bench_command(int argc, char** argv) {
         s.grid_rows = c.grid;
         s.grid_cols = c.grid == AppState{}.grid_rows ? AppState{}.grid_cols : c.grid;
         s.prompt = c.prompt;
-        for (const std::string& kv : sets) {
-          // The link's parser: the command line's option names, ranges and messages.
-          const auto problems = apply_url_fragment(s, join_fragment(split_fragment(kv)));
+        if (!sets.empty()) {
+          // All together (num-buckets=1024 needs its max-distance), through the link's parser:
+          // the command line's option names, ranges and messages.
+          std::vector<std::pair<std::string, std::string>> pairs;
+          for (const std::string& kv : sets)
+            for (auto& p : split_fragment(kv)) pairs.push_back(std::move(p));
+          const auto problems = apply_url_fragment(s, join_fragment(pairs));
           if (!problems.empty()) {
-            std::fprintf(stderr, "pe-viz bench: --set %s: %s\n", kv.c_str(), problems.front().message.c_str());
+            std::fprintf(stderr, "pe-viz bench: --set %s: %s\n", problems.front().key.c_str(), problems.front().message.c_str());
             return 2;
           }
         }
