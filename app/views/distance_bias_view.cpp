@@ -58,8 +58,8 @@ const Comparison& comparison_for(const ViewContext& ctx, long long samples) {
   static std::map<const Derived*, AsyncValue<std::string, std::shared_ptr<const Comparison>>> slots;
   const pe::DistanceComparisonParams params = distance_params(ctx.state, distance_axis_length(ctx.state), samples);
   // RoPE's and xPos's curves cost samples × d/2 cosines and powers, again for every θ while
-  // it is dragged: a worker past ~10^5 of them (d = 128 at 1600 samples).
-  const bool wait = ctx.exporting || params.samples * params.dim / 2 <= 100'000;
+  // it is dragged: a worker past ~2·10^4 of them (d = 64 at 600 samples).
+  const bool wait = ctx.exporting || params.samples * params.dim / 2 <= 20'000;
   return *slot_for(slots, &ctx.derived).get(params_key(params), wait, [params](const std::string&) { return compute(params); });
 }
 

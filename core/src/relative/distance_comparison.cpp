@@ -72,10 +72,10 @@ DistanceCurve alibi_curve(const DistanceComparisonParams& p, const Eigen::ArrayX
 }
 
 DistanceCurve t5_curve(const DistanceComparisonParams& p, const Eigen::ArrayXd& d) {
-  const T5BiasTable table = t5_illustrative_bias_table(p.t5, p.heads);
+  // Only the drawn head's column (the whole table is heads × buckets: 1024 × 4096 in a view).
+  const Eigen::ArrayXd column = t5_illustrative_bias_column(p.t5, p.heads, p.t5_head - 1);
   Eigen::ArrayXd v(d.size());
-  for (Eigen::Index i = 0; i < d.size(); ++i)
-    v[i] = table.bias(t5_relative_bucket(-static_cast<long long>(d[i]), p.t5), p.t5_head - 1);
+  for (Eigen::Index i = 0; i < d.size(); ++i) v[i] = column[t5_relative_bucket(-static_cast<long long>(d[i]), p.t5)];
   return {"t5", "T5 buckets (" + std::to_string(p.t5.num_buckets) + ", " + std::to_string(p.t5.max_distance) +
                     (p.t5.causal ? ", causal" : ", bidirectional") + "; illustrative bias)",
           DistanceCurveKind::Bias, true, v};
