@@ -23,4 +23,7 @@ run export --view relative-score --size $size -o "$OUT/relative-score.png"
 run export --view scaling --preset llama-3.1-8b --size $size -o "$OUT/scaling-llama-3.1.png"
 run export --view extrapolation --preset llama-2-7b --length 16384 --size $size -o "$OUT/extrapolation-llama-2.png"
 run export --view walkthrough --walkthrough-step 3 --light --size $size -o "$OUT/walkthrough.png"
+# Issue 32: two of the relative-position views, larger (four plots each).
+run export --view distance-bias --training-length 512 --length 2048 --causal --size 1280x800 -o "$OUT/distance-bias.png"
+run export --view t5-bias --length 256 --position 16 --heads 12 --size 1280x800 -o "$OUT/t5-bias.png"
 ls -l "$OUT"/*.png

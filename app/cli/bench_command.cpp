@@ -15,6 +15,7 @@
 
 #include "cli/draw_costs.hpp"
 #include "cli/soak_driver.hpp"
+#include "cli/url_fragment.hpp"
 #include "ui/app_session.hpp"
 #include "render/gl_errors.hpp"
 #include "render/held_fences.hpp"
@@ -123,6 +124,9 @@ int run_bench_command(int argc, char** argv) {
   bool draw_costs = false;
   cli.add_flag("--draw-costs", draw_costs, "After each row, replay its last frame draw list by draw list (and the slow "
                "lists command by command) and print what each costs to render, with the pixels it covers");
+  std::vector<std::string> sets;
+  cli.add_option("--set", sets, "Set a parameter in every row as KEY=VALUE, keys as in links (heads=1024, num-buckets=1024, "
+                 "cope-text=..., ...); repeatable. Applied after --length and --dim, before the θ sweep");
   cli.add_option("--max-growth", max_growth, "Soak: exit 4 when VmRSS grew by more than this many % since the first checkpoint");
   try {
     cli.parse(argc, argv);
@@ -211,6 +215,18 @@ int run_bench_command(int argc, char** argv) {
         s.grid_rows = c.grid;
         s.grid_cols = c.grid == AppState{}.grid_rows ? AppState{}.grid_cols : c.grid;
         s.prompt = c.prompt;
+        if (!sets.empty()) {
+          // All together (num-buckets=1024 needs its max-distance), through the link's parser:
+          // the command line's option names, ranges and messages.
+          std::vector<std::pair<std::string, std::string>> pairs;
+          for (const std::string& kv : sets)
+            for (auto& p : split_fragment(kv)) pairs.push_back(std::move(p));
+          const auto problems = apply_url_fragment(s, join_fragment(pairs));
+          if (!problems.empty()) {
+            std::fprintf(stderr, "pe-viz bench: --set %s: %s\n", problems.front().key.c_str(), problems.front().message.c_str());
+            return 2;
+          }
+        }
         for (int warm = 0; warm < 3; ++warm) {
           session.frame(0.0);
           glFinish();

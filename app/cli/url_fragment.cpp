@@ -321,6 +321,25 @@ Pairs state_option_values(const AppState& s) {
       {"patch-row", i(s.patch_row)},
       {"patch-col", i(s.patch_col)},
       {"qk", s.qk},
+      {"num-buckets", i(s.num_buckets)},
+      {"max-distance", i(s.max_distance)},
+      {"causal", s.causal ? "1" : ""},
+      {"position-buckets", i(s.position_buckets)},
+      {"max-relative-positions", i(s.max_relative_positions)},
+      {"max-position-embeddings", i(s.max_position_embeddings)},
+      {"pos-att-type", s.pos_att_type},
+      {"position-embedding-type", s.position_embedding_type},
+      {"scale-base", d(s.scale_base)},
+      {"r1", d(s.r1)},
+      {"r2", d(s.r2)},
+      {"sandwich-dim", i(s.sandwich_dim)},
+      {"fire-c", d(s.fire_c)},
+      {"fire-threshold", d(s.fire_threshold)},
+      {"cope-text", s.cope_text},
+      {"cope-gates", s.cope_gates},
+      {"cope-npos-max", i(s.cope_npos_max)},
+      {"training-length", i(s.training_length)},
+      {"clamp-len", i(s.clamp_len)},
       {"light", s.dark_theme ? "" : "1"},
       {"grid", s.grid ? "1" : ""},
       {"no-pixel-mean", s.pixel_mean ? "" : "1"},
@@ -354,7 +373,7 @@ std::string url_fragment_for(const AppState& state, bool* exact) {
       if (!preset.empty() && preset != default_state().preset) out.emplace_back("preset", preset);
     } else if (value != from[k].second) {
       // A switch stands alone in a link ("&light"), as on the command line.
-      const bool flag = name == "light" || name == "grid" || name == "no-pixel-mean";
+      const bool flag = name == "light" || name == "grid" || name == "no-pixel-mean" || name == "causal";
       out.emplace_back(name, flag && value == "1" ? std::string() : value);
     }
   }

@@ -9,8 +9,8 @@
 namespace app {
 namespace {
 
-constexpr std::array<std::string_view, 3> kTeachingOrder = {"positional-encoding-101", "rope-scaling-in-practice",
-                                                            "multimodal-rope"};
+constexpr std::array<std::string_view, 4> kTeachingOrder = {"positional-encoding-101", "rope-scaling-in-practice",
+                                                            "multimodal-rope", "relative-positions"};
 
 std::size_t rank(const std::string& name) {
   const auto it = std::find(kTeachingOrder.begin(), kTeachingOrder.end(), name);

@@ -86,6 +86,39 @@ const std::vector<Setter>& setters() {
       // there, or ORG/NAME in the Hugging Face cache) and the layer shown.
       {{"weights", Kind::Text}, [](StateOverrides& o, const std::string& t, double) { o.weights = t; }},
       {{"weights-layer", Kind::Integer, true}, [](StateOverrides& o, const std::string&, double v) { o.weights_layer = whole(v); }},
+      // Relative positions and length extrapolation (issue 32). `causal` is a slide's choice
+      // (encoder or decoder buckets), so unlike the display switches it is settable: true / false.
+      {{"num-buckets", Kind::Integer, true}, [](StateOverrides& o, const std::string&, double v) { o.num_buckets = whole(v); }},
+      {{"max-distance", Kind::Integer, true, AnimationScale::Log},
+       [](StateOverrides& o, const std::string&, double v) { o.max_distance = whole(v); }},
+      {{"causal", Kind::Text},
+       [](StateOverrides& o, const std::string& t, double) {
+         if (t != "true" && t != "false") throw pe::InvalidArgument("causal", t, "true or false");
+         o.causal = t == "true";
+       }},
+      {{"position-buckets", Kind::Integer, true},
+       [](StateOverrides& o, const std::string&, double v) { o.position_buckets = whole(v); }},
+      {{"max-relative-positions", Kind::Integer, true},
+       [](StateOverrides& o, const std::string&, double v) { o.max_relative_positions = whole(v); }},
+      {{"max-position-embeddings", Kind::Integer, true, AnimationScale::Log},
+       [](StateOverrides& o, const std::string&, double v) { o.max_position_embeddings = whole(v); }},
+      {{"pos-att-type", Kind::Text}, [](StateOverrides& o, const std::string& t, double) { o.pos_att_type = t; }},
+      {{"position-embedding-type", Kind::Text},
+       [](StateOverrides& o, const std::string& t, double) { o.position_embedding_type = t; }},
+      {{"scale-base", Kind::Number, true, AnimationScale::Log}, [](StateOverrides& o, const std::string&, double v) { o.scale_base = v; }},
+      {{"r1", Kind::Number, true}, [](StateOverrides& o, const std::string&, double v) { o.r1 = v; }},
+      {{"r2", Kind::Number, true}, [](StateOverrides& o, const std::string&, double v) { o.r2 = v; }},
+      {{"sandwich-dim", Kind::Integer, true, AnimationScale::Linear, 2},
+       [](StateOverrides& o, const std::string&, double v) { o.sandwich_dim = whole(v); }},
+      {{"fire-c", Kind::Number, true, AnimationScale::Log}, [](StateOverrides& o, const std::string&, double v) { o.fire_c = v; }},
+      {{"fire-threshold", Kind::Number, true, AnimationScale::Log},
+       [](StateOverrides& o, const std::string&, double v) { o.fire_threshold = v; }},
+      {{"cope-text", Kind::Text}, [](StateOverrides& o, const std::string& t, double) { o.cope_text = t; }},
+      {{"cope-gates", Kind::Text}, [](StateOverrides& o, const std::string& t, double) { o.cope_gates = t; }},
+      {{"cope-npos-max", Kind::Integer, true}, [](StateOverrides& o, const std::string&, double v) { o.cope_npos_max = whole(v); }},
+      {{"training-length", Kind::Integer, true, AnimationScale::Log},
+       [](StateOverrides& o, const std::string&, double v) { o.training_length = whole(v); }},
+      {{"clamp-len", Kind::Integer, true}, [](StateOverrides& o, const std::string&, double v) { o.clamp_len = whole(v); }},
   };
   return table;
 }

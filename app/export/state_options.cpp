@@ -68,6 +68,35 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
                  "frequency-usage: the trained model whose q/k weights are read: a model folder (config.json + safetensors), "
                  "a .safetensors or .gguf file, or ORG/NAME in the local Hugging Face cache");
   cli.add_option("--weights-layer", o.weights_layer, "frequency-usage: the layer whose heads x pairs are shown (0-based)");
+  // Relative positions and length extrapolation (issue 32)
+  cli.add_option("--num-buckets", o.num_buckets,
+                 "t5-bias: relative_attention_num_buckets (>= 4 bidirectional, >= 2 causal; at most 4096)");
+  cli.add_option("--max-distance", o.max_distance,
+                 "t5-bias: relative_attention_max_distance (> num_buckets/4 bidirectional, > num_buckets/2 causal)");
+  cli.add_flag("--causal", o.causal_switch, "t5-bias: the decoder's buckets (every key after the query in bucket 0); "
+                                              "--causal=false: the encoder's, bidirectional")
+      ->each([&o](const std::string& v) {
+        // Called with the text CLI11 then converts (and refuses when it is no switch value).
+        o.causal = !(v == "false" || v == "0" || v == "off" || v == "no" || v == "-1");
+      });
+  cli.add_option("--position-buckets", o.position_buckets, "deberta: position_buckets (2 ... 65536; DeBERTa-v3: 256)");
+  cli.add_option("--max-relative-positions", o.max_relative_positions,
+                 "deberta: max_relative_positions (< 1: max_position_embeddings stands in; >= position_buckets/2 + 2)");
+  cli.add_option("--max-position-embeddings", o.max_position_embeddings,
+                 "relative-key, deberta: rows of BERT's / DeBERTa's position table P (BERT: 512)");
+  cli.add_option("--pos-att-type", o.pos_att_type, "deberta: position terms: c2p|p2c (v2, v3), c2p, p2c or none");
+  cli.add_option("--position-embedding-type", o.position_embedding_type, "relative-key: relative_key | relative_key_query");
+  cli.add_option("--scale-base", o.scale_base, "xpos: scale_base of the decay zeta^(Δ/scale_base) (> 0; torchscale: 512)");
+  cli.add_option("--r1", o.r1, "KERPLE: r1 > 0 (log: -r1*log(1 + r2*Δ), power: -r1*Δ^r2)");
+  cli.add_option("--r2", o.r2, "KERPLE: 0 < r2 <= 2 (the power variant's range; one r2 serves both)");
+  cli.add_option("--sandwich-dim", o.sandwich_dim, "Sandwich: dimension of its sinusoids (even, 2 ... 8192)");
+  cli.add_option("--fire-c", o.fire_c, "FIRE: c > 0 of log(c*x + 1)");
+  cli.add_option("--fire-threshold", o.fire_threshold, "FIRE: the threshold L > 0 of max(L, i)");
+  cli.add_option("--cope-text", o.cope_text, "cope: the sentence whose tokens the gates count (1 ... 512 tokens)");
+  cli.add_option("--cope-gates", o.cope_gates, "cope: which tokens count: every-token | sentence-ends | words | punctuation");
+  cli.add_option("--cope-npos-max", o.cope_npos_max, "cope: positions clamp at npos_max - 1 (1 ... 65536)");
+  cli.add_option("--training-length", o.training_length, "distance-bias: the training length L_train marked (2 ... 10^9)");
+  cli.add_option("--clamp-len", o.clamp_len, "transformer-xl: farther keys share R_clamp_len (0: no clamp)");
   cli.add_flag("--light", o.light, "Light theme");
   cli.add_flag("--grid", o.grid, "Show a 2x2 grid of views instead of tabs (in the GUI)");
   cli.add_flag("--no-pixel-mean", o.no_pixel_mean, "Point-sample heatmaps instead of the per-pixel mean");
@@ -291,6 +320,25 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
     if (*o.weights_layer < 0) throw pe::InvalidArgument("weights-layer", std::to_string(*o.weights_layer), "a layer index >= 0");
     s.weights_layer = *o.weights_layer;
   }
+  if (o.num_buckets) s.num_buckets = *o.num_buckets;
+  if (o.max_distance) s.max_distance = *o.max_distance;
+  if (o.causal) s.causal = *o.causal;
+  if (o.position_buckets) s.position_buckets = *o.position_buckets;
+  if (o.max_relative_positions) s.max_relative_positions = *o.max_relative_positions;
+  if (o.max_position_embeddings) s.max_position_embeddings = *o.max_position_embeddings;
+  if (o.pos_att_type) s.pos_att_type = *o.pos_att_type;
+  if (o.position_embedding_type) s.position_embedding_type = *o.position_embedding_type;
+  if (o.scale_base) s.scale_base = *o.scale_base;
+  if (o.r1) s.r1 = *o.r1;
+  if (o.r2) s.r2 = *o.r2;
+  if (o.sandwich_dim) s.sandwich_dim = *o.sandwich_dim;
+  if (o.fire_c) s.fire_c = *o.fire_c;
+  if (o.fire_threshold) s.fire_threshold = *o.fire_threshold;
+  if (o.cope_text) s.cope_text = *o.cope_text;
+  if (o.cope_gates) s.cope_gates = *o.cope_gates;
+  if (o.cope_npos_max) s.cope_npos_max = *o.cope_npos_max;
+  if (o.training_length) s.training_length = *o.training_length;
+  if (o.clamp_len) s.clamp_len = *o.clamp_len;
   if (o.light) s.dark_theme = false;
   if (o.grid) s.grid = true;
   if (o.no_pixel_mean) s.pixel_mean = false;

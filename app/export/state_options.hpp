@@ -28,6 +28,15 @@ struct StateOverrides {
   // Frequency usage (issue 26): the weights read (a path or ORG/NAME) and the layer shown.
   std::optional<std::string> weights;
   std::optional<long long> weights_layer;
+  // Relative positions and length extrapolation (issue 32): core's parameter names.
+  std::optional<long long> num_buckets, max_distance, position_buckets, max_relative_positions, max_position_embeddings,
+      sandwich_dim, cope_npos_max, training_length, clamp_len;
+  std::optional<double> scale_base, r1, r2, fire_c, fire_threshold;
+  std::optional<std::string> pos_att_type, position_embedding_type, cope_text, cope_gates;
+  // --causal is a switch that also takes a value (--causal=false): `causal` holds what was
+  // given, `causal_switch` is only CLI11's target for the switch.
+  std::optional<bool> causal;
+  bool causal_switch = false;
   bool light = false;
   bool grid = false;
   bool no_pixel_mean = false;

@@ -10,9 +10,49 @@
 #include "pe/models/hf_cache.hpp"
 #include "pe/multimodal/multimodal.hpp"
 #include "pe/base/text.hpp"
+#include "state/relative_params.hpp"
 #include "state/view_names.hpp"
 
 namespace app {
+
+// The relative views draw the model's own bucket and table parameters. A value the views
+// cannot take (a DeBERTa without log buckets, 0 buckets) keeps the previous ones, whole.
+void adopt_relative_parameters(AppState& state, const pe::PositionEncodingInfo& e) {
+  using F = pe::PositionEncodingFamily;
+  const AppState before = state;
+  if (e.family == F::T5RelativeBias || e.encoder_family == F::T5RelativeBias) {
+    if (e.relative_attention_num_buckets > 0) state.num_buckets = e.relative_attention_num_buckets;
+    if (e.relative_attention_max_distance > 0) state.max_distance = e.relative_attention_max_distance;
+  } else if (e.family == F::DebertaRelative) {
+    if (e.position_buckets > 0) state.position_buckets = e.position_buckets;
+    if (e.max_position_embeddings > 0) state.max_position_embeddings = e.max_position_embeddings;
+    // −1 (DeBERTa-v3) stands for max_position_embeddings, spelled out as the views keep it.
+    if (e.max_relative_positions != 0)
+      state.max_relative_positions = e.max_relative_positions < 0 ? state.max_position_embeddings : e.max_relative_positions;
+    std::string types;
+    for (const std::string& t : e.pos_att_type) types += (types.empty() ? "" : "|") + t;
+    state.pos_att_type = types.empty() ? "none" : types;
+  } else if (e.family == F::RelativeKey || e.family == F::RelativeKeyQuery) {
+    if (e.max_position_embeddings > 0) state.max_position_embeddings = e.max_position_embeddings;
+    state.position_embedding_type = e.family == F::RelativeKey ? "relative_key" : "relative_key_query";
+  } else if (e.family == F::TransformerXl) {
+    state.clamp_len = std::max<long long>(e.clamp_len, 0);
+  } else {
+    return;
+  }
+  try {
+    validate_relative(state);
+  } catch (const pe::InvalidArgument&) {
+    state.num_buckets = before.num_buckets;
+    state.max_distance = before.max_distance;
+    state.position_buckets = before.position_buckets;
+    state.max_relative_positions = before.max_relative_positions;
+    state.max_position_embeddings = before.max_position_embeddings;
+    state.pos_att_type = before.pos_att_type;
+    state.position_embedding_type = before.position_embedding_type;
+    state.clamp_len = before.clamp_len;
+  }
+}
 
 void adopt_model_encoding(AppState& state, const pe::LoadedConfig& loaded) {
   using F = pe::PositionEncodingFamily;
@@ -42,8 +82,7 @@ void adopt_model_encoding(AppState& state, const pe::LoadedConfig& loaded) {
     state.heads = e.num_attention_heads;
     state.head = std::clamp<long long>(state.head, 1, state.heads);
   }
-  // TODO(issue 32's views): T5 → num_buckets / max_distance, DeBERTa → position_buckets /
-  // max_relative_positions, once AppState has those parameters (see the report of issue 33).
+  adopt_relative_parameters(state, e);
 }
 
 void apply_preset(AppState& state, const std::string& key) {
@@ -252,6 +291,7 @@ std::string validate_state(const AppState& s) {
     if (s.delta_axis != "auto" && s.delta_axis != "linear" && s.delta_axis != "log")
       throw pe::InvalidArgument("delta_axis", s.delta_axis, "auto, linear or log");
     validate_multimodal(s);
+    validate_relative(s);
   } catch (const std::exception& e) {
     return e.what();
   }

@@ -101,6 +101,29 @@ struct AppState {
   // the layer whose heads are shown (a layer index of that model).
   std::string weights;
   long long weights_layer = 0;
+  // Relative positions and length extrapolation (issue 32; core's pe/relative): the views
+  // t5-bias, deberta, relative-key, transformer-xl, xpos, cope and distance-bias, and the
+  // T5 / KERPLE / xPos methods of attention and extrapolation. Names are the core fields'.
+  long long num_buckets = 32;                // T5 relative_attention_num_buckets
+  long long max_distance = 128;              // T5 relative_attention_max_distance
+  bool causal = false;                       // T5 decoder buckets (false: the encoder's, bidirectional)
+  long long position_buckets = 256;          // DeBERTa-v2/v3 position_buckets
+  // DeBERTa's log-bucket span. DeBERTa-v3's config says −1 (max_position_embeddings, 512,
+  // stands in); the default spells out the 512 so that relative-key's max_position_embeddings
+  // can be set without touching DeBERTa (with −1 the two are one parameter, as in the model).
+  long long max_relative_positions = 512;
+  long long max_position_embeddings = 512;   // BERT / DeBERTa position table (not RoPE's)
+  std::string pos_att_type = "c2p|p2c";      // DeBERTa: which position terms (c2p, p2c, both, none)
+  std::string position_embedding_type = "relative_key";  // BERT: relative_key | relative_key_query
+  double scale_base = 512.0;                 // xPos (torchscale's xpos_scale_base)
+  double r1 = 1.0, r2 = 0.5;                 // KERPLE: log −r1·log(1 + r2·Δ), power −r1·Δ^r2 (0 < r2 <= 2)
+  long long sandwich_dim = 128;              // Sandwich: d̄ of its sinusoids
+  double fire_c = 1.0, fire_threshold = 512.0;  // FIRE: log(c·x + 1), max(L, i)
+  std::string cope_text = "The cat sat. The dog ran. It rained!";  // CoPE: the sentence counted
+  std::string cope_gates = "sentence-ends";  // every-token | sentence-ends | words | punctuation
+  long long cope_npos_max = 64;              // CoPE: positions clamp at npos_max − 1
+  long long training_length = 512;           // distance-bias: L_train marked on the distance axis
+  long long clamp_len = 0;                   // Transformer-XL: farther keys share R_clamp_len (0: none)
   // Display
   ColormapChoice colormap = ColormapChoice::RdBu;
   bool pixel_mean = true;
@@ -156,6 +179,10 @@ inline constexpr long long kWalkthroughSteps = 5;     // frequencies, angles, ro
 inline constexpr long long kMaxTokens = 24;           // words per sentence in the permutation demo
 inline constexpr long long kMaxMergeSize = 16;        // spatial_merge_size (the Qwen models use 2)
 inline constexpr long long kMaxViewPromptTokens = 65536;  // mrope-positions draws every token's ids
+// T5's bias table is num_buckets × heads doubles (32 MiB at 4096 × 1024); core takes 65536.
+inline constexpr long long kMaxViewBuckets = 4096;
+// CoPE's positions are a tokens × tokens table, drawn cell by cell.
+inline constexpr long long kMaxViewCopeTokens = 512;
 
 // Tokens of a prompt spec after the spatial merge (text runs plus t·(h/m)·(w/m) per image or
 // video). Throws pe::InvalidArgument naming `prompt` (a bad item, a grid not divisible by

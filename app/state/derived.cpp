@@ -8,6 +8,8 @@
 #include "pe/base/errors.hpp"
 #include "pe/encodings/rope.hpp"
 #include "pe/encodings/sinusoidal.hpp"
+#include "pe/relative/attention_inputs.hpp"
+#include "state/relative_params.hpp"
 
 namespace app {
 namespace {
@@ -56,6 +58,12 @@ pe::AttentionParams attention_params(const AppState& s, const Derived& d) {
   params.seed = s.seed;
   params.alibi_slope = pe::alibi_slopes(s.heads)[std::clamp<long long>(s.head, 1, s.heads) - 1];
   params.learned_sigma = 0.02;
+  try {
+    const pe::T5BucketParams t5 = t5_params(s);
+    pe::set_relative_attention_inputs(params, t5, *t5_bias_table(s), selected_head(s) - 1, kerple_params(s), s.scale_base);
+  } catch (const pe::InvalidArgument&) {
+    // An invalid relative parameter (validate_state names it): those three panels say so.
+  }
   return params;
 }
 

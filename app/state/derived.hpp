@@ -29,9 +29,12 @@ std::string rope_input_key(const pe::RopeConfig& rope, long long length);
 // RoPE frequencies and convention, the selected ALiBi head; at most kAttentionLength
 // positions (patterns are length² cells). Shared by the attention view and its CSV.
 inline constexpr long long kAttentionLength = 64;
-inline constexpr std::array<pe::AttentionMethod, 5> kAttentionMethods = {
+// Issue 32 adds T5's bias (the illustrative table, head `head`), KERPLE log (r1, r2) and xPos
+// (scale_base) beside the first five.
+inline constexpr std::array<pe::AttentionMethod, 8> kAttentionMethods = {
     pe::AttentionMethod::NoPosition, pe::AttentionMethod::Sinusoidal, pe::AttentionMethod::Learned,
-    pe::AttentionMethod::Rope, pe::AttentionMethod::Alibi};
+    pe::AttentionMethod::Rope,       pe::AttentionMethod::Alibi,      pe::AttentionMethod::T5Bias,
+    pe::AttentionMethod::Kerple,     pe::AttentionMethod::Xpos};
 pe::AttentionParams attention_params(const AppState& state, const Derived& derived);
 
 // Cheap when nothing relevant changed (compares a key of the inputs).

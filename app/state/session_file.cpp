@@ -212,6 +212,26 @@ std::string session_to_json(const AppState& s) {
       // Frequency usage (issue 26)
       {"weights", s.weights},
       {"weights_layer", s.weights_layer},
+      // Relative positions and length extrapolation (issue 32)
+      {"num_buckets", s.num_buckets},
+      {"max_distance", s.max_distance},
+      {"causal", s.causal},
+      {"position_buckets", s.position_buckets},
+      {"max_relative_positions", s.max_relative_positions},
+      {"max_position_embeddings", s.max_position_embeddings},
+      {"pos_att_type", s.pos_att_type},
+      {"position_embedding_type", s.position_embedding_type},
+      {"scale_base", s.scale_base},
+      {"r1", s.r1},
+      {"r2", s.r2},
+      {"sandwich_dim", s.sandwich_dim},
+      {"fire_c", s.fire_c},
+      {"fire_threshold", s.fire_threshold},
+      {"cope_text", s.cope_text},
+      {"cope_gates", s.cope_gates},
+      {"cope_npos_max", s.cope_npos_max},
+      {"training_length", s.training_length},
+      {"clamp_len", s.clamp_len},
   };
   // Tokens and file names may hold any bytes (command line, directory names); invalid UTF-8
   // becomes U+FFFD instead of a json::type_error that would lose the whole session.
@@ -298,6 +318,26 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
     else if (key == "qk") s.qk = get_as<std::string>(v, k);
     else if (key == "weights") s.weights = get_as<std::string>(v, k);
     else if (key == "weights_layer") s.weights_layer = get_as<long long>(v, k);
+    // Relative positions and length extrapolation (issue 32)
+    else if (key == "num_buckets") s.num_buckets = get_as<long long>(v, k);
+    else if (key == "max_distance") s.max_distance = get_as<long long>(v, k);
+    else if (key == "causal") s.causal = get_as<bool>(v, k);
+    else if (key == "position_buckets") s.position_buckets = get_as<long long>(v, k);
+    else if (key == "max_relative_positions") s.max_relative_positions = get_as<long long>(v, k);
+    else if (key == "max_position_embeddings") s.max_position_embeddings = get_as<long long>(v, k);
+    else if (key == "pos_att_type") s.pos_att_type = get_as<std::string>(v, k);
+    else if (key == "position_embedding_type") s.position_embedding_type = get_as<std::string>(v, k);
+    else if (key == "scale_base") s.scale_base = get_as<double>(v, k);
+    else if (key == "r1") s.r1 = get_as<double>(v, k);
+    else if (key == "r2") s.r2 = get_as<double>(v, k);
+    else if (key == "sandwich_dim") s.sandwich_dim = get_as<long long>(v, k);
+    else if (key == "fire_c") s.fire_c = get_as<double>(v, k);
+    else if (key == "fire_threshold") s.fire_threshold = get_as<double>(v, k);
+    else if (key == "cope_text") s.cope_text = get_as<std::string>(v, k);
+    else if (key == "cope_gates") s.cope_gates = get_as<std::string>(v, k);
+    else if (key == "cope_npos_max") s.cope_npos_max = get_as<long long>(v, k);
+    else if (key == "training_length") s.training_length = get_as<long long>(v, k);
+    else if (key == "clamp_len") s.clamp_len = get_as<long long>(v, k);
     else if (key == "ui_scale") s.ui_scale = float(get_as<double>(v, k));
     else if (key == "colormap") {
       const std::string c = get_as<std::string>(v, k);

@@ -15,6 +15,7 @@
 #include "platform/host.hpp"
 #include "plot/space_wrap.hpp"
 #include "views/model_family.hpp"
+#include "ui/relative_parameters.hpp"
 
 namespace app {
 namespace {
@@ -161,9 +162,9 @@ void draw_config_loader(AppState& s) {
   if (!s.model_encoding.rotates()) {
     // The RoPE lines below would describe the illustration: say what the model is instead.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("%s", model.c_str());
+    text_wrapped("%s", model.c_str());
     ImGui::PopStyleColor();
-    ImGui::TextWrapped("positions: %s — not RoPE; the RoPE controls shape an illustration only",
+    text_wrapped("positions: %s — not RoPE; the RoPE controls shape an illustration only",
                        pe::describe_position_encoding(s.model_encoding).c_str());
     if (!r.source.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.source.c_str());
     return;
@@ -276,6 +277,8 @@ void draw_parameter_panel(AppState& s, const std::string& state_error) {
     tip("animate_length: sweep the current length L from L_orig/2 to 16·L_orig and back, and watch dynamic NTK raise "
         "the effective base as L passes the training length (see the scaling and spectrum views).");
   }
+
+  draw_relative_parameters(s, state_error);
 
   section("Model");
   if (host::capabilities().model_cache) draw_model_loader(s);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pe/encodings/alibi.hpp"
+#include "plot/space_wrap.hpp"
 #include "views/colormap_choice.hpp"
 #include "views/model_family.hpp"
 #include "views/view.hpp"
@@ -74,7 +75,7 @@ void draw_alibi_view(ViewContext& ctx) {
     const pe::PositionEncodingInfo& e = s.model_encoding;
     const bool power_of_two = (s.heads & (s.heads - 1)) == 0;
     const bool mpt = e.alibi_rule == "build_mpt_alibi_tensor";
-    ImGui::TextWrapped("%s (%s): %lld heads, slopes as %s computes them (%s%s)", model_label(s).c_str(), e.model_type.c_str(),
+    text_wrapped("%s (%s): %lld heads, slopes as %s computes them (%s%s)", model_label(s).c_str(), e.model_type.c_str(),
                        s.heads, e.alibi_rule.c_str(), mpt ? "alibi_bias_max 8" : "float32",
                        power_of_two ? "" : mpt ? "; not a power of two: MPT's own order" : "; not a power of two: Press et al.'s interleaving");
   }

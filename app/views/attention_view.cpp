@@ -42,6 +42,12 @@ Keys method_keys(const AppState& s, const Derived& derived, long long n) {
       case pe::AttentionMethod::Sinusoidal: k += "|" + pe::format_double(s.rope.theta); break;
       case pe::AttentionMethod::Rope: k += "|" + std::to_string(derived.version) + "|" + pe::to_string(s.rope.convention); break;
       case pe::AttentionMethod::Alibi: k += "|" + std::to_string(s.heads) + "|" + std::to_string(s.head); break;
+      case pe::AttentionMethod::T5Bias:
+        k += "|" + std::to_string(s.num_buckets) + "|" + std::to_string(s.max_distance) + "|" + std::to_string(s.causal) + "|" +
+             std::to_string(s.heads) + "|" + std::to_string(s.head);
+        break;
+      case pe::AttentionMethod::Kerple: k += "|" + pe::format_double(s.r1) + "|" + pe::format_double(s.r2); break;
+      case pe::AttentionMethod::Xpos: k += "|" + pe::format_double(s.scale_base); break;
       default: break;
     }
     keys[m] = std::move(k);
@@ -138,16 +144,18 @@ void draw_attention_view(ViewContext& ctx) {
       return patterns;
     });
   }
-  // 3 × 2 grid: five patterns and a colour bar with each method's mean attention distance.
+  // 4 × 2 grid: eight patterns, a colour bar after the last, each method's mean attention distance.
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const char* const note = "Same random tokens in every panel; only the position method differs. Rows sum to 1, the upper triangle is masked "
-                "(causal). ALiBi's bias makes attention local (see the mean distances). With unrelated random q and k, RoPE adds no "
-                "locality of its own: its decay appears only for aligned q and k (relative-score view).";
+                "(causal). ALiBi's, T5's and KERPLE's biases make attention local (see the mean distances); xPos shrinks far scores. "
+                "With unrelated random q and k, RoPE adds no locality of its own (relative-score view). T5: illustrative bias table.";
   const float note_h = teaching_note_height(note);
-  const float w = std::min((ctx.size.x - spacing * 2) / 3.0f, (ImGui::GetContentRegionAvail().y - note_h - spacing) / 2.0f);
   constexpr double kVmax = 0.25;  // most weights are small: a shared, clipped scale keeps panels comparable
+  const char* const bar_label = "weight (clipped at 0.25)";
+  const float bar_w = plot::colorbar_width(bar_label, 0.0, kVmax);
+  const float w = std::min((ctx.size.x - spacing * 4 - bar_w) / 4.0f, (ImGui::GetContentRegionAvail().y - note_h - spacing) / 2.0f);
   for (std::size_t m = 0; m < kMethods.size(); ++m) {
-    if (m % 3 != 0) ImGui::SameLine();
+    if (m % 4 != 0) ImGui::SameLine();
     const std::string title = pe::to_string(kMethods[m]);
     ImGui::BeginGroup();
     if (!patterns[m].error.empty()) {
@@ -181,7 +189,7 @@ void draw_attention_view(ViewContext& ctx) {
   }
   ImGui::SameLine();
   ImGui::BeginGroup();
-  plot::colorbar("weight (clipped at 0.25)", 0.0, kVmax, plot::Colormap::Viridis, {0.0f, w});
+  plot::colorbar(bar_label, 0.0, kVmax, plot::Colormap::Viridis, {bar_w, w});
   ImGui::EndGroup();
   teaching_note(note);
 }
@@ -201,12 +209,15 @@ std::string attention_csv(const AppState& s, const Derived& d) {
 }
 
 std::vector<std::string> attention_formula(const AppState& s, const Derived&) {
-  return {"A = softmax(Q Kᵀ / √d + bias + causal mask);  positions enter via x + PE, R(p)q·R(p')k, or the ALiBi bias",
+  return {"A = softmax(Q Kᵀ / √d + bias + causal mask);  positions enter via x + PE, R(p)q·R(p')k (xPos: × ζ^(Δ/scale_base)), or a "
+          "bias (ALiBi, T5, KERPLE)",
           formatted("%lld tokens, seed %llu, ALiBi head %lld of %lld", std::min<long long>(s.length, kAttentionLength),
                     static_cast<unsigned long long>(s.seed), s.head, s.heads)};
 }
 
-constexpr const char* kAnimatable[] = {"theta", "dim", "length", "head", "heads", "seed"};
+constexpr const char* kAnimatable[] = {"theta", "dim", "length", "head", "heads", "seed", "num_buckets", "max_distance", "r1", "r2",
+                                       "scale_base"};
+constexpr const char* kPanel[] = {"num_buckets", "max_distance", "causal", "r1", "r2", "scale_base"};
 
 }  // namespace
 
@@ -220,6 +231,7 @@ const ViewInfo& attention_view() {
       .csv = attention_csv,
       .formula = attention_formula,
       .animatable = kAnimatable,
+      .panel_parameters = kPanel,
   };
   return info;
 }

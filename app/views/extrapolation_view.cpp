@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "pe/analysis/analysis.hpp"
+#include "pe/base/errors.hpp"
+#include "pe/relative/xpos.hpp"
 #include "pe/scaling/extrapolation.hpp"
 #include "views/async_value.hpp"
 #include "views/scaling_methods.hpp"
@@ -101,11 +103,13 @@ struct ExtrapolationData {
   unsigned long long version = 0;  // unique across results: textures are keyed by plot ID
   std::vector<std::vector<double>> curves;
   std::vector<double> deltas_v;
+  // xPos (issue 32): plain RoPE's score with xPos's decay ζ_i^(Δ/scale_base) on its pairs.
+  std::vector<double> xpos_curve;
 };
 
 std::shared_ptr<ExtrapolationData> compute_extrapolation(const std::vector<MethodFrequencies>& methods,
                                                          std::optional<pe::RopeType> chosen_type, long long train_length,
-                                                         long long length, int columns, std::uint64_t seed) {
+                                                         long long length, int columns, std::uint64_t seed, double scale_base) {
   static std::atomic<unsigned long long> next_version{0};
   auto d = std::make_shared<ExtrapolationData>();
   d->version = ++next_version;
@@ -134,6 +138,12 @@ std::shared_ptr<ExtrapolationData> compute_extrapolation(const std::vector<Metho
   d->deltas_v = as_vector(deltas);
   const pe::RelativeScoreCoefficients mean = pe::choice_coefficients(pe::VectorChoice::MeanOfIdentical, pairs, seed, 32);
   for (const auto& row : d->rows) d->curves.push_back(as_vector(pe::relative_score_curve(mean, row.inv_freq, deltas) / double(2 * pairs)));
+  try {
+    // analysis' Δ is key − query, xPos's query − key: the mean of identical vectors is even in Δ.
+    d->xpos_curve = as_vector(pe::xpos_relative_score_curve(mean, plain.freqs.inv_freq, deltas, scale_base) / double(2 * pairs));
+  } catch (const std::exception&) {
+    // An invalid scale_base is named by validate_state; the curve is left out meanwhile.
+  }
   return d;
 }
 
@@ -191,13 +201,14 @@ void draw_extrapolation_view(ViewContext& ctx) {
   // result on screen meanwhile; exports wait. One cache per Derived (main state, compare's B).
   const int columns = int(std::min<long long>(length, 512));
   const std::string key = std::to_string(ctx.derived.version) + "|" + std::to_string(int(s.extrapolation_method)) + "|" +
-                          std::to_string(train_length) + "|" + std::to_string(s.seed);
+                          std::to_string(train_length) + "|" + std::to_string(s.seed) + "|" + std::to_string(s.scale_base);
   static std::map<const Derived*, AsyncValue<std::string, std::shared_ptr<const ExtrapolationData>>> slots;
   const bool wait = ctx.exporting || pairs * columns <= 64 * 512;
   const ExtrapolationData& data = *slot_for(slots, &ctx.derived).get(
       key, wait, [methods, chosen_type = chosen ? std::optional(chosen->type) : std::nullopt, train_length, length, columns,
-                  seed = s.seed](const std::string&) {
-        return std::shared_ptr<const ExtrapolationData>(compute_extrapolation(methods, chosen_type, train_length, length, columns, seed));
+                  seed = s.seed, scale_base = s.scale_base](const std::string&) {
+        return std::shared_ptr<const ExtrapolationData>(
+            compute_extrapolation(methods, chosen_type, train_length, length, columns, seed, scale_base));
       });
   const auto& rows = data.rows;
   const auto& strip_plain = data.strip_plain;
@@ -270,6 +281,10 @@ void draw_extrapolation_view(ViewContext& ctx) {
     plot::setup_axes({.label = "relative distance Δ", .min = 0, .max = double(std::max<long long>(length - 1, 1))}, {.label = "score / d"});
     for (std::size_t k = 0; k < curves.size() && k < rows.size(); ++k)
       plot::plot_line(rows[k].label.c_str(), deltas_v, curves[k], {.thickness = k == 0 ? 2.5f : 1.5f});
+    if (!data.xpos_curve.empty()) {
+      const std::string label = "xPos decay on plain RoPE (scale_base " + pe::format_double(s.scale_base) + ")";
+      plot::plot_line(label.c_str(), deltas_v, data.xpos_curve, {.thickness = 2.0f, .dashed = true});
+    }
     plot::plot_vline("L_train", double(train_length), {.color = IM_COL32(120, 220, 120, 255), .thickness = 2.0f});
     plot::end_plot();
   }
@@ -277,7 +292,8 @@ void draw_extrapolation_view(ViewContext& ctx) {
 }
 
 namespace {
-constexpr const char* kAnimatable[] = {"length", "factor", "theta", "dim", "original_max_position_embeddings"};
+constexpr const char* kAnimatable[] = {"length", "factor", "theta", "dim", "original_max_position_embeddings", "scale_base"};
+constexpr const char* kPanel[] = {"scale_base"};
 }  // namespace
 
 const ViewInfo& extrapolation_view() {
@@ -291,6 +307,7 @@ const ViewInfo& extrapolation_view() {
       .formula = extrapolation_formula,
       .animatable = kAnimatable,
       .model_rope = true,
+      .panel_parameters = kPanel,
   };
   return info;
 }

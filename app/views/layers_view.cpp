@@ -12,6 +12,7 @@
 #include <string>
 
 #include "pe/models/inspection_text.hpp"
+#include "plot/space_wrap.hpp"
 #include "state/derived.hpp"
 #include "state/model_inspection.hpp"
 #include "views/layer_pick.hpp"
@@ -230,7 +231,7 @@ void draw_family_layers(ViewContext& ctx, const pe::PositionEncodingInfo& e) {
     ImGui::TextUnformatted(pe::to_string(r));
   }
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextWrapped("Shared: %s.", e.shared.c_str());
+  text_wrapped("Shared: %s.", e.shared.c_str());
   ImGui::PopTextWrapPos();
   teaching_note("RoPE models rotate q and k in every layer (their layer plan lists each layer's base and window). A model "
                 "that does not rotate keeps its positions elsewhere: in a table added to the input (GPT-2, BERT), in a "

@@ -82,7 +82,7 @@ void draw_learned_view(ViewContext& ctx) {
       shape += ", position p in row p + " + std::to_string(model.position_offset) + " of " + std::to_string(model.table_rows);
     if (model.encoder_family && *model.encoder_family != model.family) shape += " (the decoder's)";
     const bool same = s.learned_max_len == model.positions && d == model.embedding_width;
-    ImGui::TextWrapped("%s (%s): a learned table of %s.%s", who.c_str(), model.model_type.c_str(), shape.c_str(),
+    text_wrapped("%s (%s): a learned table of %s.%s", who.c_str(), model.model_type.c_str(), shape.c_str(),
                        same ? " Drawn below in its shape with random values: the trained table comes from the weights."
                             : " The panel's max_len / dim differ from it now.");
   }

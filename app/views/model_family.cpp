@@ -22,7 +22,7 @@ const char* family_view_name(pe::PositionEncodingFamily family) {
     case F::RelativeKey:
     case F::RelativeKeyQuery: return "relative-key";
     case F::DebertaRelative: return "deberta";
-    case F::TransformerXl:
+    case F::TransformerXl: return "transformer-xl";
     case F::None: return "inspector";
   }
   return "inspector";

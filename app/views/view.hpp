@@ -49,6 +49,9 @@ struct ViewInfo {
   // Draws the loaded model's RoPE (state.rope): when the model does not rotate (GPT-2, T5,
   // BLOOM …) a banner above the view says so and names the model's own view (issue 33).
   bool model_rope = false;
+  // Session keys of the relative-position parameters (issue 32) this view reads: the
+  // parameter panel shows their controls while the view is on screen, and only then.
+  std::span<const char* const> panel_parameters = {};
 };
 
 // All views in tab order. Registering a view is one line in view_registry.cpp.
@@ -64,6 +67,8 @@ std::vector<const ViewInfo*> embeddable_views();
 std::string shown_view_label(const AppState& state);
 // Left / Right as the current view defines them (grid: the position).
 void step_view(AppState& state, int delta);
+// The views on screen: the current one, compare's embedded view, or the grid's four.
+std::vector<const ViewInfo*> shown_views(const AppState& state);
 
 // Shared helpers for views (app/views/view_common.cpp).
 // printf-style formatting for formula lines and notes.

@@ -33,18 +33,28 @@ const ViewInfo& rope_2d_view();
 const ViewInfo& inspector_view();
 const ViewInfo& layers_view();
 const ViewInfo& frequency_usage_view();
+const ViewInfo& t5_bias_view();
+const ViewInfo& deberta_view();
+const ViewInfo& relative_key_view();
+const ViewInfo& transformer_xl_view();
+const ViewInfo& xpos_view();
+const ViewInfo& cope_view();
+const ViewInfo& distance_bias_view();
 
 namespace {
 
 // Teaching order: absolute encodings, RoPE, what it buys (relative scores), attention,
-// long contexts, RoPE over images and video, then the loaded model itself. Views of a group are contiguous.
+// relative biases, long contexts, RoPE over images and video, then the loaded model itself. Views of a group are contiguous.
 const std::vector<ViewInfo>& registry() {
   static const std::vector<ViewInfo> views = {
       sinusoidal_view(),     learned_view(),    rope_cos_view(),       rope_sin_view(),
       rope_spectrum_view(),  walkthrough_view(), clock_hands_view(),   conventions_view(),
       common_mistake_view(), relative_score_view(), theta_lesson_view(), alibi_view(),
-      attention_view(),      permutation_view(), comparison_view(),    scaling_view(),
-      extrapolation_view(),  compare_view(),
+      attention_view(),      permutation_view(), comparison_view(),
+      // Bias (issue 32): learned relative biases and relative embeddings.
+      t5_bias_view(),        deberta_view(),     relative_key_view(),  transformer_xl_view(),
+      scaling_view(),        extrapolation_view(),  distance_bias_view(), xpos_view(),           cope_view(),
+      compare_view(),
       // Multimodal (issue 12): which axis each pair follows, the prompt's ids, 2D scores.
       mrope_layout_view(),   mrope_positions_view(), rope_2d_view(),
       // Model (issue 15): what the loaded model's config says, per framework and per layer.
@@ -53,7 +63,7 @@ const std::vector<ViewInfo>& registry() {
   return views;
 }
 
-constexpr const char* kGroups[] = {"Absolute", "RoPE", "Relative", "Attention", "Long context", "Multimodal", "Model"};
+constexpr const char* kGroups[] = {"Absolute", "RoPE", "Relative", "Attention", "Bias", "Long context", "Multimodal", "Model"};
 
 }  // namespace
 
@@ -84,6 +94,20 @@ std::string shown_view_label(const AppState& s) {
   const ViewInfo* v = find_view(s.view);
   if (v && v->hosts_views) return s.view + "/" + s.compare_view;
   return s.view;
+}
+
+std::vector<const ViewInfo*> shown_views(const AppState& s) {
+  std::vector<const ViewInfo*> out;
+  auto add = [&](const std::string& name) {
+    if (const ViewInfo* v = find_view(name); v && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  };
+  if (s.grid) {
+    for (const auto& name : s.grid_views) add(name);
+    return out;
+  }
+  add(s.view);
+  if (!out.empty() && out.front()->hosts_views) add(s.compare_view);
+  return out;
 }
 
 void step_view(AppState& s, int delta) {

@@ -18,6 +18,7 @@
 #include "pe/encodings/sinusoidal.hpp"
 #include "state/app_state.hpp"
 #include "state/derived.hpp"
+#include "state/relative_params.hpp"
 #include "state/session_file.hpp"
 
 namespace {
@@ -80,6 +81,25 @@ void exercise_state(const app::AppState& s) {
   (void)pe::inverse_frequencies(std::min<long long>(dim, 256), s.theta_high);
   (void)pe::inverse_frequencies(static_cast<long long>(s.walkthrough_q.size()), s.walkthrough_theta);
   PE_FUZZ_CHECK(static_cast<long long>(app::effective_vector(s).size()) == dim, "effective_vector size");
+
+  // The relative views' core calls (issue 32) at capped sizes: an accepted state must draw them.
+  const pe::T5BucketParams t5 = app::t5_params(s);
+  const auto spans = pe::t5_bucket_spans(t5);
+  PE_FUZZ_CHECK(static_cast<long long>(spans.size()) == s.num_buckets, "t5 spans");
+  const long long reach = std::min<long long>(s.length, pe_fuzz::kMaxPositions);
+  for (long long r = -(reach - 1); r < reach; ++r) {
+    const long long b = pe::t5_relative_bucket(r, t5);
+    PE_FUZZ_CHECK(b >= 0 && b < s.num_buckets, "t5 bucket " + std::to_string(b));
+    (void)pe::deberta_log_bucket(r, app::deberta_params(s));
+  }
+  const pe::CopeCounts cope = pe::cope_count(s.cope_text, pe::cope_gate_pattern_from_string(s.cope_gates), s.cope_npos_max);
+  PE_FUZZ_CHECK(!cope.tokens.empty(), "cope tokens");
+  if (dim <= 256 && s.heads <= 64 && s.num_buckets <= 256) {
+    const long long length = std::min<long long>(app::distance_axis_length(s), 100000);
+    const pe::DistanceComparison c = pe::compare_distance_curves(app::distance_params(s, length, 16));
+    for (const auto& curve : c.curves)
+      for (Eigen::Index i = 0; i < curve.value.size(); ++i) PE_FUZZ_CHECK(std::isfinite(curve.value[i]), curve.key);
+  }
 }
 
 }  // namespace

@@ -172,6 +172,27 @@ std::vector<Case> cases() {
   c.push_back({"gui_theta_nan", {"--theta", "nan", "--screenshot", "{out}/x.png"}, {"theta"}});
   c.push_back({"gui_view_unknown", {"--view", "no-such-view", "--screenshot", "{out}/x.png"}, {"view", "no-such-view"}});
   c.push_back({"gui_width_zero", {"--width", "0", "--screenshot", "{out}/x.png"}, {"--width"}});
+  // Issue 32: where the reference would divide by zero or take log(<= 0), the parameter and its range.
+  c.push_back({"t5_max_distance_at_max_exact", export_args({"--max-distance", "8"}, "t5-bias"), {"max_distance", "8", "9"}});
+  c.push_back({"t5_causal_max_distance_at_max_exact", export_args({"--causal", "--max-distance", "16"}, "t5-bias"),
+               {"max_distance", "16", "17"}});
+  c.push_back({"t5_num_buckets_too_few", export_args({"--num-buckets", "3"}, "t5-bias"), {"num_buckets", "3"}});
+  c.push_back({"t5_causal_not_a_switch_value", export_args({"--causal=maybe"}, "t5-bias"), {"--causal", "maybe"}});
+  c.push_back({"deberta_one_bucket", export_args({"--position-buckets", "1"}, "deberta"), {"position_buckets", "1", "2"}});
+  c.push_back({"deberta_max_position_at_mid_plus_one", export_args({"--max-relative-positions", "129"}, "deberta"),
+               {"max_relative_positions", "129", "130"}});
+  c.push_back({"kerple_r2_above_two", export_args({"--r2", "2.5"}, "distance-bias"), {"r2", "2.5", "2"}});
+  c.push_back({"kerple_r2_zero", export_args({"--r2", "0"}, "distance-bias"), {"r2", "0"}});
+  c.push_back({"kerple_r1_negative", export_args({"--r1=-1"}, "distance-bias"), {"r1", "-1"}});
+  c.push_back({"fire_c_zero", export_args({"--fire-c", "0"}, "distance-bias"), {"fire_c", "0"}});
+  c.push_back({"sandwich_dim_odd", export_args({"--sandwich-dim", "7"}, "distance-bias"), {"sandwich_dim", "7"}});
+  c.push_back({"xpos_scale_base_zero", export_args({"--scale-base", "0"}, "xpos"), {"scale_base", "0"}});
+  c.push_back({"cope_gates_unknown", export_args({"--cope-gates", "nouns"}, "cope"), {"cope_gates", "nouns", "sentence-ends"}});
+  c.push_back({"cope_text_empty", export_args({"--cope-text", " "}, "cope"), {"cope_text", "0 tokens"}});
+  c.push_back({"pos_att_type_p2p", export_args({"--pos-att-type", "p2p"}, "deberta"), {"pos_att_type", "p2p"}});
+  c.push_back({"training_length_one", export_args({"--training-length", "1"}, "distance-bias"), {"training_length", "1"}});
+  c.push_back({"t5_session_max_distance", export_session(), {"max_distance"},
+               R"({"pe_viz_session": 1, "view": "t5-bias", "max_distance": 8})", Parser::Session});
   return c;
 }
 

@@ -15,12 +15,14 @@
 
 namespace {
 
-TEST(BuiltinLessons, TheThreeLessonsShipInTeachingOrder) {
+TEST(BuiltinLessons, TheLessonsShipInTeachingOrder) {
   const auto& lessons = app::builtin_lessons();
   ASSERT_GE(lessons.size(), 3u);
   EXPECT_EQ(lessons[0].name, "positional-encoding-101");
   EXPECT_EQ(lessons[1].name, "rope-scaling-in-practice");
   EXPECT_EQ(lessons[2].name, "multimodal-rope");
+  ASSERT_GE(lessons.size(), 4u);
+  EXPECT_EQ(lessons[3].name, "relative-positions");
   for (const auto& l : lessons) {
     EXPECT_EQ(app::find_builtin_lesson(l.name), &l);
     EXPECT_FALSE(l.title.empty()) << l.name;
@@ -89,6 +91,22 @@ TEST(BuiltinLessons, EachLessonCoversItsSubject) {
 
   const auto mm = views_of("multimodal-rope");
   for (const char* v : {"mrope-layout", "mrope-positions", "rope-2d"}) EXPECT_TRUE(mm.count(v)) << v;
+
+  // Issue 32: from Shaw's relative keys through T5, DeBERTa and ALiBi to the extrapolation
+  // families, each with its paper named on a slide.
+  const auto rel = views_of("relative-positions");
+  for (const char* v : {"relative-key", "transformer-xl", "t5-bias", "deberta", "alibi", "distance-bias", "xpos", "cope"})
+    EXPECT_TRUE(rel.count(v)) << "relative-positions lacks " << v;
+  const std::string md(app::find_builtin_lesson("relative-positions")->markdown);
+  for (const char* cite : {"Shaw et al. 2018", "Huang et al. 2020", "Dai et al. 2019", "Raffel et al. 2020", "He et al. 2021",
+                           "Press et al. 2022", "Sun et al. 2022", "Chi et al. 2022", "Chi et al. 2023", "Li et al. 2023",
+                           "Kazemnejad et al. 2023", "Golovneva et al. 2024"})
+    EXPECT_NE(md.find(cite), std::string::npos) << cite;
+  // The T5 slide sets the encoder's buckets, the next the decoder's.
+  std::set<std::string> causal;
+  for (const auto& s : app::load_lesson_source("relative-positions").slides)
+    if (const auto* c = s.find("causal")) causal.insert(c->text);
+  EXPECT_EQ(causal, (std::set<std::string>{"false", "true"}));
 }
 
 // The errata the 101 lesson promises to correct are named on its slides (SEED-ERRATA 1-8).

@@ -216,6 +216,65 @@ TEST_F(SessionFileTest, InvalidValuesNameTheParameter) {
   expect_refused(with([](json& j) { j["head"] = 0; }), {"head"});
 }
 
+// Issue 32's parameters: each round-trips, and a value the reference cannot take is refused
+// naming its key (and the range, as core words it).
+TEST_F(SessionFileTest, RelativeParametersRoundTripAndBadOnesAreNamed) {
+  app::AppState s = known_state("t5-bias");
+  s.num_buckets = 64;
+  s.max_distance = 300;
+  s.causal = true;
+  s.position_buckets = 128;
+  s.max_relative_positions = 400;
+  s.max_position_embeddings = 1024;
+  s.pos_att_type = "p2c";
+  s.position_embedding_type = "relative_key_query";
+  s.scale_base = 123.5;
+  s.r1 = 0.25;
+  s.r2 = 1.75;
+  s.sandwich_dim = 32;
+  s.fire_c = 0.125;
+  s.fire_threshold = 2048.0;
+  s.cope_text = "A \"quoted\", sentence. Done!";
+  s.cope_gates = "punctuation";
+  s.cope_npos_max = 9;
+  s.training_length = 4096;
+  s.clamp_len = 77;
+  std::vector<std::string> warnings;
+  const app::AppState r = app::session_from_json(app::session_to_json(s), app::default_state(), warnings);
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(r.num_buckets, 64);
+  EXPECT_EQ(r.max_distance, 300);
+  EXPECT_TRUE(r.causal);
+  EXPECT_EQ(r.position_buckets, 128);
+  EXPECT_EQ(r.max_relative_positions, 400);
+  EXPECT_EQ(r.max_position_embeddings, 1024);
+  EXPECT_EQ(r.pos_att_type, "p2c");
+  EXPECT_EQ(r.position_embedding_type, "relative_key_query");
+  EXPECT_EQ(r.scale_base, 123.5);
+  EXPECT_EQ(r.r1, 0.25);
+  EXPECT_EQ(r.r2, 1.75);
+  EXPECT_EQ(r.sandwich_dim, 32);
+  EXPECT_EQ(r.fire_c, 0.125);
+  EXPECT_EQ(r.fire_threshold, 2048.0);
+  EXPECT_EQ(r.cope_text, s.cope_text);
+  EXPECT_EQ(r.cope_gates, "punctuation");
+  EXPECT_EQ(r.cope_npos_max, 9);
+  EXPECT_EQ(r.training_length, 4096);
+  EXPECT_EQ(r.clamp_len, 77);
+  expect_refused(with([](json& j) { j["max_distance"] = 8; }), {"max_distance", "8"});        // = num_buckets/4
+  expect_refused(with([](json& j) { j["position_buckets"] = 1; }), {"position_buckets", "2"});
+  expect_refused(with([](json& j) { j["r2"] = 2.5; }), {"r2", "2"});
+  expect_refused(with([](json& j) { j["r2"] = 0; }), {"r2"});
+  expect_refused(with([](json& j) { j["num_buckets"] = 8192; }), {"num_buckets", "4096"});
+  expect_refused(with([](json& j) { j["sandwich_dim"] = 9; }), {"sandwich_dim"});
+  expect_refused(with([](json& j) { j["scale_base"] = -3; }), {"scale_base"});
+  expect_refused(with([](json& j) { j["fire_threshold"] = 0; }), {"fire_threshold"});
+  expect_refused(with([](json& j) { j["cope_gates"] = "nouns"; }), {"cope_gates"});
+  expect_refused(with([](json& j) { j["pos_att_type"] = "p2p"; }), {"pos_att_type"});
+  expect_refused(with([](json& j) { j["causal"] = "yes"; }), {"causal"});
+  expect_refused(with([](json& j) { j["training_length"] = 1; }), {"training_length"});
+}
+
 TEST_F(SessionFileTest, VersionIsRequiredAndChecked) {
   expect_refused(with([](json& j) { j["pe_viz_session"] = 99; }), {"pe_viz_session", "99"});
   expect_refused(with([](json& j) { j["pe_viz_session"] = 0; }), {"pe_viz_session"});

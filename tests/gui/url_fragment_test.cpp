@@ -181,6 +181,43 @@ TEST(UrlFragment, EveryPresetAndEditedStatesRoundTrip) {
   s.walkthrough_step = 3;
   s.p_rope = 0.75;
   expect_round_trip(s, "display and text options");
+  // Issue 32's parameters, the causal switch and a sentence with punctuation and '&' included.
+  app::AppState r = app::default_state();
+  r.view = "cope";
+  r.num_buckets = 64;
+  r.max_distance = 300;
+  r.causal = true;
+  r.position_buckets = 128;
+  r.max_relative_positions = 400;
+  r.max_position_embeddings = 1024;
+  r.pos_att_type = "c2p";
+  r.position_embedding_type = "relative_key_query";
+  r.scale_base = 123.5;
+  r.r1 = 0.25;
+  r.r2 = 1.75;
+  r.sandwich_dim = 32;
+  r.fire_c = 0.125;
+  r.fire_threshold = 2048;
+  r.cope_text = "Tom & Ann met. Then, 100% sure: they left!";
+  r.cope_gates = "words";
+  r.cope_npos_max = 9;
+  r.training_length = 4096;
+  r.clamp_len = 77;
+  expect_round_trip(r, "relative-position parameters");
+  EXPECT_EQ(value_of(app::split_fragment(app::url_fragment_for(r)), "causal"), "") << "a switch stands alone";
+}
+
+TEST(UrlFragment, BadRelativeValuesAreLeftOutAndNamed) {
+  app::AppState s = app::default_state();
+  const auto problems = app::apply_url_fragment(s, "view=t5-bias&max-distance=8&r2=3&position_buckets=1&heads=16&cope-gates=nouns");
+  std::string named;
+  for (const auto& p : problems) named += p.key + ";";
+  for (const char* key : {"max-distance;", "r2;", "position_buckets;", "cope-gates;"})
+    EXPECT_NE(named.find(key), std::string::npos) << key << " in " << named;
+  EXPECT_EQ(s.view, "t5-bias");
+  EXPECT_EQ(s.heads, 16);
+  EXPECT_EQ(s.max_distance, 128);
+  EXPECT_EQ(s.r2, 0.5);
 }
 
 }  // namespace

@@ -6,7 +6,9 @@
 #include <string>
 
 #include "pe/base/errors.hpp"
+#include "pe/encodings/rope.hpp"
 #include "pe/relative/distance_comparison.hpp"
+#include "pe/scaling/extrapolation.hpp"
 
 namespace {
 
@@ -27,6 +29,26 @@ TEST(DistanceComparison, DistancesSampleAndIncludeTheTrainingEnd) {
   EXPECT_GE(index_of(some, 513.0), 0);
   EXPECT_LE(some.size(), 102);
   for (Eigen::Index i = 1; i < some.size(); ++i) EXPECT_LT(some[i - 1], some[i]);
+}
+
+// RoPE's sentence counts the pairs that meet an unseen angle past L_train: the same count as
+// extrapolation_report's full tally, though the comparison only looks for each pair's first.
+TEST(DistanceComparison, RopeSentenceCountsThePairsExtrapolationCounts) {
+  for (const double theta : {100.0, 1e4, 1e6}) {
+    for (const long long length : {600LL, 100'000LL}) {
+      pe::DistanceComparisonParams p;
+      p.dim = 64;
+      p.theta = theta;
+      p.length = length;
+      p.samples = 64;
+      const pe::DistanceComparison c = pe::compare_distance_curves(p);
+      const Eigen::ArrayXd f = pe::inverse_frequencies(64, theta);
+      const long long expected = pe::extrapolation_report(f, p.training_length, f, length).pairs_with_unseen;
+      const std::string& text = c.curves[std::size_t(c.find("rope"))].past_training;
+      EXPECT_NE(text.find("; " + std::to_string(expected) + " of 32 pairs"), std::string::npos)
+          << "theta " << theta << ", L " << length << ": " << text;
+    }
+  }
 }
 
 TEST(DistanceComparison, EveryFamilyOnOneAxis) {

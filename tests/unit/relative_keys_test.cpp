@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pe/base/errors.hpp"
+#include "pe/encodings/learned.hpp"
 #include "pe/relative/relative_keys.hpp"
 #include "pe/relative/transformer_xl.hpp"
 
@@ -60,6 +61,34 @@ TEST(RelativeKeys, TermsAndLogit) {
   EXPECT_DOUBLE_EQ(pe::relative_key_terms(q, k, e2, pe::RelativeKeyType::RelativeKeyQuery).logit(), (2.0 + 3.0 + 2.0) / 2.0);
   EXPECT_EQ(pe::relative_key_type_from_string("relative_key_query"), pe::RelativeKeyType::RelativeKeyQuery);
   EXPECT_THROW(pe::relative_key_type_from_string("absolute"), pe::InvalidArgument);
+}
+
+// The view's maps: entry (i, j) reads the embedding row of distance i − j, each term over √d,
+// and relative_key has no key term. Sums written out here from the seeded inputs.
+TEST(RelativeKeys, TermMapsReadTheRowOfEachPairsDistance) {
+  const long long n = 5, d = 6;
+  const std::uint64_t seed = 7;
+  const pe::RelativeKeyMaps maps = pe::relative_key_term_maps(n, d, 512, pe::RelativeKeyType::RelativeKeyQuery, seed);
+  const pe::MatrixD q = pe::seeded_matrix(n, d, pe::mix_seed(seed, 1));
+  const pe::MatrixD k = pe::seeded_matrix(n, d, pe::mix_seed(seed, 2));
+  const pe::MatrixD e = pe::seeded_matrix(2 * n - 1, d, pe::mix_seed(seed, 3));
+  for (long long i = 0; i < n; ++i)
+    for (long long j = 0; j < n; ++j) {
+      double qk = 0, qe = 0, ke = 0;
+      for (long long c = 0; c < d; ++c) {
+        qk += q(i, c) * k(j, c);
+        qe += q(i, c) * e(i - j + n - 1, c);
+        ke += k(j, c) * e(i - j + n - 1, c);
+      }
+      EXPECT_NEAR(maps.content(i, j), qk / std::sqrt(6.0), 1e-12);
+      EXPECT_NEAR(maps.query_term(i, j), qe / std::sqrt(6.0), 1e-12);
+      EXPECT_NEAR(maps.key_term(i, j), ke / std::sqrt(6.0), 1e-12);
+    }
+  // The same pair distance reads the same row: (1, 0) and (4, 3) share e, not q.
+  const pe::RelativeKeyMaps key_only = pe::relative_key_term_maps(n, d, 512, pe::RelativeKeyType::RelativeKey, seed);
+  EXPECT_EQ(key_only.key_term.abs().maxCoeff(), 0.0);
+  EXPECT_EQ(key_only.query_term(3, 1), maps.query_term(3, 1));
+  EXPECT_THROW(pe::relative_key_term_maps(6, d, 5, pe::RelativeKeyType::RelativeKey), pe::InvalidArgument);  // past the table
 }
 
 TEST(TransformerXl, RIsSinesThenCosines) {

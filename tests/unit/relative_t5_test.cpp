@@ -259,3 +259,21 @@ TEST(T5Bias, OneTablePerStackOrPerLayer) {
 }
 
 }  // namespace
+
+namespace {
+
+// A column is the table's column, entry for entry (the comparison draws one head of many).
+TEST(T5Bias, IllustrativeColumnIsTheTablesColumn) {
+  for (const bool causal : {false, true}) {
+    const pe::T5BucketParams p{32, 128, causal};
+    const pe::T5BiasTable table = pe::t5_illustrative_bias_table(p, 12);
+    for (long long h : {0LL, 5LL, 11LL}) {
+      const Eigen::ArrayXd column = pe::t5_illustrative_bias_column(p, 12, h);
+      ASSERT_EQ(column.size(), 32);
+      for (long long b = 0; b < 32; ++b) EXPECT_EQ(column[b], table.bias(b, h)) << b << ", " << h;
+    }
+  }
+  EXPECT_THROW(pe::t5_illustrative_bias_column({32, 128, false}, 12, 12), pe::InvalidArgument);
+}
+
+}  // namespace

@@ -84,6 +84,26 @@ TEST(Xpos, DecayedScoreEqualsRotatingAndScalingByHand) {
   }
 }
 
+// The overload for a model's own frequencies: Σ_i ζ_i^(Δ/base)·(a_i cos Δθ'_i − b_i sin Δθ'_i), written out.
+TEST(Xpos, DecayOnAnyFrequencies) {
+  pe::RelativeScoreCoefficients c{Eigen::ArrayXd(3), Eigen::ArrayXd(3), 0.0};
+  c.a << 1.5, -0.25, 2.0;
+  c.b << 0.5, 1.0, -0.75;
+  Eigen::ArrayXd f(3);
+  f << 0.9, 0.05, 0.001;  // not 10000^(−2i/6): a model's (scaled) frequencies
+  Eigen::ArrayXd deltas(3);
+  deltas << 0, 17, 300;
+  const Eigen::ArrayXd curve = pe::xpos_relative_score_curve(c, f, deltas, 64.0);
+  for (int r = 0; r < 3; ++r) {
+    double expected = 0;
+    for (int i = 0; i < 3; ++i) {
+      const double zeta = (2.0 * i + 0.4 * 6) / (1.4 * 6);
+      expected += std::pow(zeta, deltas[r] / 64.0) * (c.a[i] * std::cos(deltas[r] * f[i]) - c.b[i] * std::sin(deltas[r] * f[i]));
+    }
+    EXPECT_NEAR(curve[r], expected, 1e-12) << deltas[r];
+  }
+}
+
 TEST(Xpos, DecayAndMean) {
   Eigen::ArrayXd deltas(3);
   deltas << 0, 512, 1024;

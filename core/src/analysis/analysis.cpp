@@ -242,14 +242,17 @@ const char* to_string(AttentionMethod m) {
     case AttentionMethod::Learned: return "learned";
     case AttentionMethod::Rope: return "rope";
     case AttentionMethod::Alibi: return "alibi";
+    case AttentionMethod::T5Bias: return "t5";
+    case AttentionMethod::Kerple: return "kerple";
+    case AttentionMethod::Xpos: return "xpos";
   }
   return "unknown";
 }
 
 void require_attention_inputs(AttentionMethod method, long long dim, double theta, double alibi_slope,
                               double learned_sigma) {
-  if (method == AttentionMethod::Rope) {
-    require_even_dim("dim", dim, "RoPE");
+  if (method == AttentionMethod::Rope || method == AttentionMethod::Xpos) {
+    require_even_dim("dim", dim, method == AttentionMethod::Rope ? "RoPE" : "xPos");
   } else {
     require_dim("dim", dim);
   }
@@ -257,6 +260,33 @@ void require_attention_inputs(AttentionMethod method, long long dim, double thet
   require_in_range("alibi_slope", alibi_slope, 0.0, std::numeric_limits<double>::max());
   require_positive("learned_sigma", learned_sigma);
 }
+
+namespace {
+
+// xPos (torchscale XPOS): rotate every pair as RoPE with θ = 10000, interleaved, then scale pair i
+// of the query at m by ζ_i^(m/scale_base) and of the key at n by ζ_i^(−n/scale_base).
+void apply_xpos(MatrixD& q, MatrixD& k, const AttentionParams& params) {
+  const long long length = q.rows(), pairs = q.cols() / 2;
+  if (params.xpos_zeta.size() != pairs)
+    throw InvalidArgument("xpos_zeta", format_integer(params.xpos_zeta.size()) + " entries",
+                          "one ζ per pair: " + format_integer(pairs) + " (pe/relative's xpos_zeta)");
+  if (!std::isfinite(params.xpos_scale_base) || !(params.xpos_scale_base > 0.0))
+    throw InvalidArgument("scale_base", format_double(params.xpos_scale_base), "a finite number > 0");
+  const Eigen::ArrayXd positions = Eigen::ArrayXd::LinSpaced(length, 0.0, static_cast<double>(length - 1));
+  const Eigen::ArrayXd inv_freq = inverse_frequencies(q.cols(), 10000.0);
+  q = apply_rope(q, positions, inv_freq, PairConvention::Interleaved);
+  k = apply_rope(k, positions, inv_freq, PairConvention::Interleaved);
+  for (long long m = 0; m < length; ++m)
+    for (long long i = 0; i < pairs; ++i) {
+      const double up = std::pow(params.xpos_zeta[i], static_cast<double>(m) / params.xpos_scale_base);
+      q(m, 2 * i) *= up;
+      q(m, 2 * i + 1) *= up;
+      k(m, 2 * i) /= up;
+      k(m, 2 * i + 1) /= up;
+    }
+}
+
+}  // namespace
 
 TableF attention_pattern(AttentionMethod method, const AttentionParams& params) {
   const long long length = params.length, dim = params.dim;
@@ -287,7 +317,13 @@ TableF attention_pattern(AttentionMethod method, const AttentionParams& params) 
     q = apply_rope(q, positions, inv_freq, params.convention);
     k = apply_rope(k, positions, inv_freq, params.convention);
   }
+  if (method == AttentionMethod::Xpos) apply_xpos(q, k, params);
   const MatrixD scores = (q * k.transpose()) / std::sqrt(static_cast<double>(dim));
+  const TableD* bias = method == AttentionMethod::T5Bias ? &params.t5_bias : method == AttentionMethod::Kerple ? &params.kerple_bias : nullptr;
+  if (bias && (bias->rows() < length || bias->cols() < length))
+    throw InvalidArgument(method == AttentionMethod::T5Bias ? "t5_bias" : "kerple_bias",
+                          format_integer(bias->rows()) + " × " + format_integer(bias->cols()),
+                          "a bias for every (query, key) pair: at least " + format_integer(length) + " × " + format_integer(length));
 
   TableF out = TableF::Zero(length, length);  // masked (future) entries stay exactly 0
   Eigen::ArrayXd row(length);
@@ -296,6 +332,7 @@ TableF attention_pattern(AttentionMethod method, const AttentionParams& params) 
     for (long long n = 0; n <= m; ++n) {
       double v = scores(m, n);
       if (method == AttentionMethod::Alibi) v -= params.alibi_slope * static_cast<double>(m - n);
+      if (bias) v += (*bias)(m, n);
       row[n] = v;
       peak = std::max(peak, v);
     }

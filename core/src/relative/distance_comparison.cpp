@@ -72,10 +72,10 @@ DistanceCurve alibi_curve(const DistanceComparisonParams& p, const Eigen::ArrayX
 }
 
 DistanceCurve t5_curve(const DistanceComparisonParams& p, const Eigen::ArrayXd& d) {
-  const T5BiasTable table = t5_illustrative_bias_table(p.t5, p.heads);
+  // Only the drawn head's column (the whole table is heads × buckets: 1024 × 4096 in a view).
+  const Eigen::ArrayXd column = t5_illustrative_bias_column(p.t5, p.heads, p.t5_head - 1);
   Eigen::ArrayXd v(d.size());
-  for (Eigen::Index i = 0; i < d.size(); ++i)
-    v[i] = table.bias(t5_relative_bucket(-static_cast<long long>(d[i]), p.t5), p.t5_head - 1);
+  for (Eigen::Index i = 0; i < d.size(); ++i) v[i] = column[t5_relative_bucket(-static_cast<long long>(d[i]), p.t5)];
   return {"t5", "T5 buckets (" + std::to_string(p.t5.num_buckets) + ", " + std::to_string(p.t5.max_distance) +
                     (p.t5.causal ? ", causal" : ", bidirectional") + "; illustrative bias)",
           DistanceCurveKind::Bias, true, v};
@@ -136,8 +136,13 @@ std::string past_training_text(const DistanceCurve& c, const DistanceComparisonP
   if (c.key == "xpos") return "keeps decaying towards 0 (each pair by zeta_i^(distance/scale_base)): " + ends;
   if (c.key == "rope") {
     const Eigen::ArrayXd inv_freq = inverse_frequencies(p.dim, p.theta);
-    const ExtrapolationReport r = extrapolation_report(inv_freq, p.training_length, inv_freq, p.length);
-    return "oscillates without decaying to a limit; " + std::to_string(r.pairs_with_unseen) + " of " +
+    // Only whether a pair meets an unseen angle, not how often: first_unseen_position stops at
+    // the first (extrapolation_report counts them all, ~30 ms at d = 256, L = 10^6; a view
+    // asks again for every θ while it is dragged).
+    long long pairs_with_unseen = 0;
+    for (Eigen::Index i = 0; i < inv_freq.size(); ++i)
+      pairs_with_unseen += first_unseen_position(inv_freq[i], p.training_length, inv_freq[i], p.length) >= 0 ? 1 : 0;
+    return "oscillates without decaying to a limit; " + std::to_string(pairs_with_unseen) + " of " +
            std::to_string(inv_freq.size()) + " pairs meet rotation angles never seen within " +
            std::to_string(p.training_length) + " positions: " + ends;
   }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "pe/base/errors.hpp"
+#include "pe/encodings/learned.hpp"
 
 namespace pe {
 
@@ -57,6 +58,32 @@ BucketTable bert_distance_rows(long long length, long long max_position_embeddin
   for (long long i = 0; i < length; ++i)
     for (long long j = 0; j < length; ++j) rows(i, j) = static_cast<std::int32_t>(i - j + max_position_embeddings - 1);
   return rows;
+}
+
+RelativeKeyMaps relative_key_term_maps(long long length, long long dim, long long max_position_embeddings, RelativeKeyType type,
+                                       std::uint64_t seed) {
+  require_length("length", length);
+  require_in_range("dim", dim, 1, 4096);
+  (void)bert_distance_row(length - 1, 0, max_position_embeddings);  // BERT reads no row past its table
+  check_table_budget("relative key term maps", length, 3 * length, sizeof(double));
+  check_table_budget("relative key embeddings", 2 * length - 1, dim, sizeof(double));
+  const MatrixD q = seeded_matrix(length, dim, mix_seed(seed, 1));
+  const MatrixD k = seeded_matrix(length, dim, mix_seed(seed, 2));
+  const MatrixD e = seeded_matrix(2 * length - 1, dim, mix_seed(seed, 3));
+  RelativeKeyMaps maps;
+  maps.type = type;
+  for (TableD* t : {&maps.content, &maps.query_term, &maps.key_term}) *t = TableD::Zero(length, length);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(dim));
+  for (long long i = 0; i < length; ++i) {
+    for (long long j = 0; j < length; ++j) {
+      const RelativeKeyTerms t = relative_key_terms(q.row(i).transpose(), k.row(j).transpose(),
+                                                    e.row(i - j + length - 1).transpose(), type);
+      maps.content(i, j) = t.content * scale;
+      maps.query_term(i, j) = t.query_term * scale;
+      maps.key_term(i, j) = t.key_term * scale;
+    }
+  }
+  return maps;
 }
 
 }  // namespace pe

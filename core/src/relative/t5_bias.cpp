@@ -105,23 +105,39 @@ double t5_logit(const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<con
   return q.dot(k) + bias;
 }
 
+namespace {
+
+// Entry (b, h) of the illustrative table, one expression for the table and its columns.
+double illustrative_entry(const T5BucketParams& params, const std::vector<long long>& nearest, long long b, long long h,
+                          long long heads) {
+  const bool after_query = !params.causal && b >= params.num_buckets / 2;
+  const double fall = std::log1p(static_cast<double>(nearest[static_cast<std::size_t>(b)]));
+  const double rate = static_cast<double>(h + 1) / static_cast<double>(heads);
+  return -rate * fall * (after_query ? 0.5 : 1.0);
+}
+
+}  // namespace
+
 T5BiasTable t5_illustrative_bias_table(const T5BucketParams& params, long long heads) {
   require_t5_bucket_params(params);
   require_in_range("heads", heads, 1, kMaxT5Heads);
   const std::vector<long long> nearest = nearest_distances(params);
-  const long long half = params.num_buckets / 2;
   T5BiasTable table;
   table.illustrative = true;
   table.bias.resize(params.num_buckets, heads);
-  for (long long b = 0; b < params.num_buckets; ++b) {
-    const bool after_query = !params.causal && b >= half;
-    const double fall = std::log1p(static_cast<double>(nearest[static_cast<std::size_t>(b)]));
-    for (long long h = 0; h < heads; ++h) {
-      const double rate = static_cast<double>(h + 1) / static_cast<double>(heads);
-      table.bias(b, h) = -rate * fall * (after_query ? 0.5 : 1.0);
-    }
-  }
+  for (long long b = 0; b < params.num_buckets; ++b)
+    for (long long h = 0; h < heads; ++h) table.bias(b, h) = illustrative_entry(params, nearest, b, h, heads);
   return table;
+}
+
+Eigen::ArrayXd t5_illustrative_bias_column(const T5BucketParams& params, long long heads, long long head) {
+  require_t5_bucket_params(params);
+  require_in_range("heads", heads, 1, kMaxT5Heads);
+  require_in_range("head", head, 0, heads - 1);
+  const std::vector<long long> nearest = nearest_distances(params);
+  Eigen::ArrayXd column(params.num_buckets);
+  for (long long b = 0; b < params.num_buckets; ++b) column[b] = illustrative_entry(params, nearest, b, head, heads);
+  return column;
 }
 
 T5StackBias t5_illustrative_stack(const T5BucketParams& params, long long heads, long long layers,

@@ -71,11 +71,18 @@ Eigen::ArrayXd xpos_mean_decay(long long dim, const Eigen::Ref<const Eigen::Arra
 Eigen::ArrayXd xpos_relative_score_curve(const RelativeScoreCoefficients& c, long long dim,
                                          const Eigen::Ref<const Eigen::ArrayXd>& deltas, double scale_base) {
   require_xpos_params(dim, scale_base);
+  return xpos_relative_score_curve(c, inverse_frequencies(dim, 10000.0), deltas, scale_base);
+}
+
+Eigen::ArrayXd xpos_relative_score_curve(const RelativeScoreCoefficients& c, const Eigen::ArrayXd& inv_freq,
+                                         const Eigen::Ref<const Eigen::ArrayXd>& deltas, double scale_base) {
+  const long long dim = 2 * inv_freq.size();
+  require_xpos_params(dim, scale_base);
   if (c.a.size() != dim / 2 || c.b.size() != dim / 2) {
     throw InvalidArgument("coefficients", format_integer(c.a.size()) + " pairs",
                           "xPos with dim = " + format_integer(dim) + " needs " + format_integer(dim / 2) + " pairs");
   }
-  const Eigen::ArrayXd inv_freq = inverse_frequencies(dim, 10000.0);
+  if (!inv_freq.isFinite().all()) throw InvalidArgument("inv_freq", "a non-finite entry", "finite frequencies");
   const TableD decay = xpos_decay(dim, deltas, scale_base);
   Eigen::ArrayXd s(deltas.size());
   for (Eigen::Index r = 0; r < deltas.size(); ++r) {

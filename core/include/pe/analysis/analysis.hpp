@@ -54,8 +54,11 @@ Eigen::ArrayXXd relative_score_curves(const std::vector<RelativeScoreCoefficient
 Eigen::ArrayXd long_term_decay_bound(const Eigen::ArrayXd& inv_freq,
                                      const Eigen::Ref<const Eigen::ArrayXd>& deltas);
 
-enum class AttentionMethod { NoPosition, Sinusoidal, Learned, Rope, Alibi };
-const char* to_string(AttentionMethod m);  // "none", "sinusoidal", "learned", "rope", "alibi"
+// T5Bias, Kerple and Xpos are issue 32's families; their inputs come from pe/relative (a
+// module above this one) through AttentionParams' fields below (set_relative_attention_inputs).
+enum class AttentionMethod { NoPosition, Sinusoidal, Learned, Rope, Alibi, T5Bias, Kerple, Xpos };
+// "none", "sinusoidal", "learned", "rope", "alibi", "t5", "kerple", "xpos"
+const char* to_string(AttentionMethod m);
 
 struct AttentionParams {
   long long length = 32;
@@ -70,9 +73,18 @@ struct AttentionParams {
   PairConvention convention = PairConvention::Interleaved;
   // Token content: Q = X·Wq, K = X·Wk with seeded X (length × dim) and random
   // projections; additive methods add the PE to X first (as in the models).
+  // T5Bias / Kerple: the bias added to logit (query m, key n), length × length (entries with
+  // n > m are not read). T5 adds its bias to an unscaled q·k and folds 1/√d into its query
+  // weights' initialisation (Mesh TensorFlow); these seeded tokens keep the 1/√d instead, so
+  // every panel's content term has the same scale.
+  TableD t5_bias, kerple_bias;
+  // Xpos: q and k rotated as RoPE with θ = 10000 in interleaved pairs (torchscale), pair i of q
+  // at m scaled by xpos_zeta[i]^(m/xpos_scale_base), of k at n by xpos_zeta[i]^(−n/...): dim/2 entries.
+  Eigen::ArrayXd xpos_zeta;
+  double xpos_scale_base = 512.0;
 };
 
-// length × length row-stochastic matrix softmax(QKᵀ/√d + causal mask [+ ALiBi bias]);
+// length × length row-stochastic matrix softmax(QKᵀ/√d + causal mask [+ the method's bias]);
 // masked entries are exactly 0.
 TableF attention_pattern(AttentionMethod method, const AttentionParams& params);
 // What every attention method's inputs must satisfy (d even for RoPE, θ > 1, ALiBi slope

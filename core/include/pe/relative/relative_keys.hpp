@@ -19,6 +19,7 @@
 // (shaw_clipped_distance). Note the opposite signs of the two conventions.
 // With use_cache (decoding) transformers uses query position key_length − 1.
 #include "pe/relative/module_guard.hpp"
+#include <cstdint>
 #include <string>
 
 #include "pe/base/types.hpp"
@@ -59,5 +60,20 @@ RelativeKeyTerms relative_key_terms(const Eigen::Ref<const Eigen::VectorXd>& q,
 // length × length table of the distance_embedding row each (query, key) pair reads; throws
 // like bert_distance_row when length > max_position_embeddings. Budget-checked.
 BucketTable bert_distance_rows(long long length, long long max_position_embeddings);
+
+// ILLUSTRATIVE (seeded, untrained) maps of what the relative embedding adds to one head's
+// scores over length × length pairs, for a view: q_i, k_j and the distance_embedding rows of
+// distances −(length − 1) … length − 1 (the rows such an input reads; row r ↔ distance
+// r − (length − 1)) are seeded N(0, 1) vectors of size `dim` (independent streams, mix_seed).
+// Each map is already divided by √dim, as BertSelfAttention divides the sum: content q·k,
+// query_term q·e (both types), key_term k·e (relative_key_query; all 0 for relative_key).
+// length must fit the table (<= max_position_embeddings, as bert_distance_rows); dim 1 … 4096;
+// budget-checked.
+struct RelativeKeyMaps {
+  TableD content, query_term, key_term;
+  RelativeKeyType type = RelativeKeyType::RelativeKey;
+};
+RelativeKeyMaps relative_key_term_maps(long long length, long long dim, long long max_position_embeddings, RelativeKeyType type,
+                                       std::uint64_t seed = 0);
 
 }  // namespace pe

@@ -73,6 +73,9 @@ double t5_logit(const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<con
 // so nearer buckets get larger values, heads differ in how fast the bias falls, and the two
 // directions differ. Marked illustrative. heads 1 ... 65536.
 T5BiasTable t5_illustrative_bias_table(const T5BucketParams& params, long long heads);
+// Column `head` (0-based) of that table, entry for entry, without the other heads (a view that
+// draws one head of 1024 need not build them all).
+Eigen::ArrayXd t5_illustrative_bias_column(const T5BucketParams& params, long long heads, long long head);
 
 // A stack of illustrative tables: one (PerStack) or `layers` (PerLayer; layer l scales the
 // table of t5_illustrative_bias_table by 1 / (1 + l / layers), so layers visibly differ).

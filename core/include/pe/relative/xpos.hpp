@@ -66,4 +66,11 @@ Eigen::ArrayXd xpos_relative_score_curve(const RelativeScoreCoefficients& coeffi
                                          const Eigen::Ref<const Eigen::ArrayXd>& deltas,
                                          double scale_base = kXposDefaultScaleBase);
 
+// The same decay on any RoPE's frequencies (a model's θ, a scaling method's θ'_i): pair i of
+// inv_freq (size = coefficients.a.size() = dim/2, ζ from dim = 2·inv_freq.size()) keeps
+// ζ_i^(Δ/scale_base) of its term — "what xPos's decay would do to this model's score".
+Eigen::ArrayXd xpos_relative_score_curve(const RelativeScoreCoefficients& coefficients, const Eigen::ArrayXd& inv_freq,
+                                         const Eigen::Ref<const Eigen::ArrayXd>& deltas,
+                                         double scale_base = kXposDefaultScaleBase);
+
 }  // namespace pe
