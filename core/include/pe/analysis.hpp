@@ -1,8 +1,9 @@
 #pragma once
-// pe/analysis: what the encodings imply: relative scores, attention maps, method comparisons, the walkthrough, the seeds' worked examples and mistakes.
+// pe/analysis: what the encodings imply: relative scores, attention maps, method comparisons, the walkthrough, the seeds' worked examples and mistakes, and what a learned position table holds (similarity, principal components, spectra).
 // Uses: base, encodings, scaling.
 #include "pe/analysis/analysis.hpp"
 #include "pe/analysis/method_comparison.hpp"
+#include "pe/analysis/position_table_analysis.hpp"
 #include "pe/analysis/seed001_mix.hpp"
 #include "pe/analysis/teaching_numbers.hpp"
 #include "pe/analysis/theta_bounds.hpp"
