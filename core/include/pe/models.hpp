@@ -12,3 +12,4 @@
 #include "pe/models/inspection_text.hpp"
 #include "pe/models/layer_plan.hpp"
 #include "pe/models/model_defaults.hpp"
+#include "pe/models/position_encoding.hpp"

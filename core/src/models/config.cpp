@@ -18,6 +18,19 @@ namespace pe {
 ConfigError::ConfigError(std::string key, std::string message)
     : std::runtime_error(key.empty() ? message : key + ": " + message), key_(std::move(key)) {}
 
+namespace {
+std::string not_rotary_message(const PositionEncodingInfo& info, const std::string& name) {
+  std::string m = name + " (" + (info.model_type.empty() ? std::string("no model_type") : "model_type " + info.model_type) +
+                  ") does not rotate: its positions are " + describe_position_encoding(info) +
+                  ". RoPE views and RoPE numbers do not describe it";
+  return m;
+}
+}  // namespace
+
+NotRotaryError::NotRotaryError(PositionEncodingInfo info, const std::string& name)
+    : ConfigError(info.decided_by.empty() ? "model_type" : info.decided_by, not_rotary_message(info, name)),
+      info_(std::move(info)) {}
+
 std::string read_config_text(const std::filesystem::path& path) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
@@ -63,7 +76,7 @@ std::string config_name(const std::filesystem::path& path) {
 
 struct PresetEntry {
   PresetInfo info;
-  RopeConfig config;
+  LoadedConfig loaded;
   std::string text;
 };
 
@@ -75,14 +88,16 @@ const std::vector<PresetEntry>& preset_table() {
       const std::string file_name = file.name;
       std::string stem = file_name;
       if (const auto dot = stem.rfind('.'); dot != std::string::npos) stem.resize(dot);
-      RopeConfig c;
+      LoadedConfig loaded;
       std::string text(file.text());
       try {
-        c = parse_hf_config(text, stem);
+        loaded = parse_hf_config_diagnosed(text, stem);
       } catch (const ConfigError& e) {
         throw ConfigError(e.key(), std::string("embedded preset ") + file_name + ": " + e.what());
       }
-      out.push_back({PresetInfo{c.name, c.title.empty() ? c.name : c.title, c.source}, std::move(c), std::move(text)});
+      const RopeConfig& c = loaded.config;
+      PresetInfo info{c.name, c.title.empty() ? c.name : c.title, c.source, loaded.encoding.family};
+      out.push_back({std::move(info), std::move(loaded), std::move(text)});
     }
     // The teaching preset first (the app's default), the rest by key.
     std::sort(out.begin(), out.end(), [](const PresetEntry& a, const PresetEntry& b) {
@@ -117,18 +132,31 @@ LoadedConfig load_hf_config_diagnosed(const std::filesystem::path& path) {
 }
 
 RopeConfig parse_hf_config(const std::string& json_text, const std::string& name) {
-  return parse_hf_config_diagnosed(json_text, name).config;
+  LoadedConfig loaded = parse_hf_config_diagnosed(json_text, name);
+  if (!loaded.encoding.rotates()) throw NotRotaryError(std::move(loaded.encoding), name);
+  return std::move(loaded.config);
 }
 
-RopeConfig load_hf_config(const std::filesystem::path& path) { return load_hf_config_diagnosed(path).config; }
+RopeConfig load_hf_config(const std::filesystem::path& path) {
+  LoadedConfig loaded = load_hf_config_diagnosed(path);
+  if (!loaded.encoding.rotates()) throw NotRotaryError(std::move(loaded.encoding), path.string());
+  return std::move(loaded.config);
+}
 
-std::vector<PresetInfo> list_presets() {
+std::vector<PresetInfo> list_presets(PresetKinds kinds) {
   std::vector<PresetInfo> out;
-  for (const auto& e : preset_table()) out.push_back(e.info);
+  for (const auto& e : preset_table())
+    if (kinds == PresetKinds::All || e.loaded.encoding.rotates()) out.push_back(e.info);
   return out;
 }
 
-RopeConfig load_preset(const std::string& key) { return find_preset(key).config; }
+RopeConfig load_preset(const std::string& key) {
+  const PresetEntry& e = find_preset(key);
+  if (!e.loaded.encoding.rotates()) throw NotRotaryError(e.loaded.encoding, "preset " + key);
+  return e.loaded.config;
+}
+
+LoadedConfig load_preset_diagnosed(const std::string& key) { return find_preset(key).loaded; }
 
 std::string preset_text(const std::string& key) { return find_preset(key).text; }
 
@@ -144,7 +172,11 @@ InspectedConfig from_resolution(detail::Resolution r, std::string source) {
   out.text_block = std::move(r.text_block);
   out.frameworks = std::move(r.context);
   out.shape = std::move(r.shape);
-  if (out.valid) {
+  if (out.valid && !out.loaded.encoding.rotates()) {
+    // No rotary layers to plan: the plan says what the layers share instead.
+    const PositionEncodingInfo& e = out.loaded.encoding;
+    out.plan.notes.push_back({Severity::Info, "", std::string(to_string(e.family)) + ": " + e.shared});
+  } else if (out.valid) {
     out.plan = layer_plan(out.loaded.config, r.schedule);
   } else {
     out.plan.notes = r.schedule.notes;
@@ -187,6 +219,10 @@ InspectedConfig inspect_loaded(const LoadedConfig& loaded, const std::string& so
   out.source = source;
   for (const auto& d : loaded.diagnostics)
     if (d.severity == Severity::Error) out.valid = false;
+  if (!loaded.encoding.rotates()) {
+    out.loaded.diagnostics.push_back({Severity::Info, "", std::string(to_string(loaded.encoding.family)) + ": " + loaded.encoding.shared});
+    return out;
+  }
   try {
     validate(loaded.config);
   } catch (const InvalidArgument& e) {
@@ -200,6 +236,7 @@ InspectedConfig inspect_loaded(const LoadedConfig& loaded, const std::string& so
 LayerPlan layer_plan(const std::string& config_json_text) {
   detail::Resolution r = resolve_text(config_json_text, "config.json");
   if (!r.valid) detail::throw_first_error(r);
+  if (!r.loaded.encoding.rotates()) throw NotRotaryError(r.loaded.encoding, "config.json");
   return layer_plan(r.loaded.config, r.schedule);
 }
 

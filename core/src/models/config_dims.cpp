@@ -25,8 +25,8 @@ void read_head_dim(ConfigReading& rd) {
   const Fields& block = rd.block;
   const ModelDefaults* defs = rd.defs;
   long long& qk_nope = rd.qk_nope;
-  const auto hidden = block.integer("hidden_size", 1, std::numeric_limits<long long>::max() / 2);
-  const auto heads = block.integer("num_attention_heads", 1, std::numeric_limits<long long>::max() / 2);
+  const auto hidden = class_width(rd, "hidden_size", 1, std::numeric_limits<long long>::max() / 2);
+  const auto heads = class_width(rd, "num_attention_heads", 1, std::numeric_limits<long long>::max() / 2);
   const auto nope = block.integer("qk_nope_head_dim", 0, kMaxDim);
   if (auto rope_dim = block.integer("qk_rope_head_dim", 1, kMaxDim)) {
     c.head_dim = *rope_dim;

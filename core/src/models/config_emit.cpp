@@ -183,6 +183,8 @@ std::string emit_config(const std::string& json_text, ConfigShape target, const 
   if (!read.valid)
     for (const auto& d : read.loaded.diagnostics)
       if (d.severity == Severity::Error) throw ConfigError(d.key, d.message);
+  // Only a rotary model has a rope block to write in either shape.
+  if (!read.loaded.encoding.rotates()) throw NotRotaryError(read.loaded.encoding, name);
   json root = detail::parse_json_text(json_text);
   std::string prefix;
   json& block = text_block(root, prefix);

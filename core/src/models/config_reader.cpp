@@ -36,6 +36,13 @@ Resolution resolve_config(const json& root, const std::string& name) {
   read_identity(rd);
   read_text_block(rd);
   read_model_type(rd);
+  decide_family(rd);
+  if (!rd.r.loaded.encoding.rotates()) {
+    // Not a rotary model: its own family's keys, and none of the RoPE steps (which would
+    // otherwise invent a θ = 10000 rotation for it).
+    read_family_parameters(rd);
+    return std::move(rd.r);
+  }
   choose_rope_dicts(rd);
   read_theta(rd);
   read_head_dim(rd);
@@ -52,6 +59,7 @@ Resolution resolve_config(const json& root, const std::string& name) {
   rd.r.context.model_type = rd.r.model_type;
   rd.r.context.deepseek_attention = softmax_mscale_family(rd.r.model_type);
   rd.c().softmax_mscale = rd.r.context.deepseek_attention;
+  describe_rope_encoding(rd);
   check_computable(rd);
   return std::move(rd.r);
 }

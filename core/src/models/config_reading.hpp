@@ -12,6 +12,8 @@
 
 namespace pe::detail {
 
+struct FamilyEntry;  // position_families.hpp
+
 // Integral values in plain digits ("500000", not to_chars' shorter "5e+05"), others shortest round-trip.
 std::string fmt(double v);
 
@@ -58,6 +60,7 @@ struct ConfigReading {
   const Fields top;
   Fields block;  // the language model's: top, or text_config / llm_config / language_config
   const ModelDefaults* defs = nullptr;  // the model_type's config-class defaults, if known
+  const FamilyEntry* family = nullptr;  // the model_type's entry in the family table, if it has one
   RopeDicts dicts;
   ScalingRead read;
   long long qk_nope = 0;  // MLA: q/k dims beside the rotary ones
@@ -73,6 +76,8 @@ struct ConfigReading {
 void read_identity(ConfigReading& rd);        // pe_viz_name, pe_viz_title, pe_viz_source
 void read_text_block(ConfigReading& rd);      // text_config, llm_config, language_config
 void read_model_type(ConfigReading& rd);      // model_type and its config-class defaults
+void decide_family(ConfigReading& rd);        // which positional encoding (never RoPE by default); ALiBi + rotary refused
+void read_family_parameters(ConfigReading& rd);  // a model that does not rotate: its family's keys, under its class's names
 void choose_rope_dicts(ConfigReading& rd);    // rope_parameters / rope_scaling, flat or per layer type
 void read_theta(ConfigReading& rd);           // rope_theta and where it came from
 void read_head_dim(ConfigReading& rd);        // head_dim, hidden_size / heads, MLA's qk_rope_head_dim
@@ -85,7 +90,12 @@ void read_layer_schedule(ConfigReading& rd);  // layers, windows, NoPE layers (t
 void read_per_type_rope(ConfigReading& rd);   // each layer type's own RoPE
 void read_query_scaling(ConfigReading& rd);   // Llama 4's NoPE-layer query temperature
 void read_shape(ConfigReading& rd);           // heads, kv heads, widths (ModelShape)
+void describe_rope_encoding(ConfigReading& rd);  // a RoPE model's PositionEncodingInfo from what the steps read
 void check_computable(ConfigReading& rd);     // validate(): what pe-viz can compute
+
+// hidden_size / num_attention_heads under the model class's own names where its attribute_map
+// has them (GPT-J, CodeGen: n_embd, n_head), else the common name.
+std::optional<long long> class_width(const ConfigReading& rd, const char* canonical, long long lo, long long hi);
 
 // One rope_scaling / rope_parameters dict into c.scaling. `c` carries max_position_embeddings
 // and head_dim already; the dict's own rope_theta / partial_rotary_factor are read by the caller.

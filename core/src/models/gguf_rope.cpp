@@ -351,6 +351,12 @@ void read_architecture(Mapping& m, const std::string& stem) {
   if (out.rope_mode == GgufRopeMode::None)
     throw GgufError("general.architecture", arch_kv->offset,
                     "\"" + arch + "\": llama.cpp runs this architecture without RoPE (llama_model_rope_type → LLAMA_ROPE_TYPE_NONE)");
+  // llama_model_rope_type lists bert with the NEOX models, but its graph (llm_build_bert) adds
+  // the learned position_embd rows and ropes only nomic-bert / jina-bert-v3: BERT does not rotate.
+  if (arch == "bert")
+    throw GgufError("general.architecture", arch_kv->offset,
+                    "\"bert\": llama.cpp's BERT graph adds learned position embeddings (position_embd), it does not "
+                    "rotate; read its config.json for the learned table's size");
   RopeConfig& c = out.loaded.config;
   c.name = stem;
   if (const GgufValue* n = file.find("general.name"); n && n->is_string()) c.title = n->s;

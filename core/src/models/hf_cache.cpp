@@ -269,7 +269,9 @@ LoadedConfig load_cached_model_config(const std::string& model, const HfCacheDir
   CachedModel m = resolve_cached_model(model, cache);
   LoadedConfig out;
   try {
-    out.config = load_hf_config(m.config_path);
+    LoadedConfig read = load_hf_config_diagnosed(m.config_path);
+    out.config = std::move(read.config);
+    out.encoding = std::move(read.encoding);
   } catch (const ConfigError& e) {
     // Name the file: the cache path says which model and snapshot.
     std::string what = e.what();

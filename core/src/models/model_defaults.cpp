@@ -29,7 +29,7 @@ constexpr const char* kMinistral3Yarn =
     R"({"type": "yarn", "rope_theta": 1000000.0, "factor": 16.0, "original_max_position_embeddings": 16384,
         "beta_fast": 32.0, "beta_slow": 1.0, "mscale_all_dim": 1.0, "mscale": 1.0, "llama_4_scaling_beta": 0.1})";
 
-const std::array<ModelDefaults, 35> kDefaults = {{
+const std::array<ModelDefaults, 37> kDefaults = {{
     {"llama", "LlamaConfig (configuration_llama.py)", 10000.0, std::nullopt, std::nullopt, 4096, 32, 32, 2048, 1.0,
      std::nullopt, std::nullopt, PC::HalfSplit, kRotateHalf, LR::Uniform, 0, std::nullopt, false, 0, nullptr},
     {"llama4_text", "Llama4TextConfig (configuration_llama4.py; default_theta 500000)", 500000.0, std::nullopt, 128,
@@ -133,6 +133,13 @@ const std::array<ModelDefaults, 35> kDefaults = {{
      500000.0, std::nullopt, std::nullopt, 2560, 20, 28, 131072, 1.0, std::nullopt, std::nullopt, PC::Interleaved,
      "rotate_half_text on cos/sin repeat_interleave(2) (modeling_ernie4_5_vl_moe.py): adjacent pairs (2i, 2i+1)",
      LR::Uniform, 0, std::nullopt, false, 0, nullptr},
+    // Falcon without alibi and CodeGen rotate; their family entries (position_families.cpp) say so.
+    {"falcon", "FalconConfig (configuration_falcon.py; rope_theta 10000, max_position_embeddings 2048)", 10000.0,
+     std::nullopt, std::nullopt, 4544, 71, 32, 2048, 1.0, std::nullopt, std::nullopt, PC::HalfSplit,
+     "rotate_half (modeling_falcon.py apply_rotary_pos_emb)", LR::Uniform, 0, std::nullopt, false, 0, nullptr},
+    {"codegen", "CodeGenConfig (configuration_codegen.py; rotary_dim 64 of head_dim 4096 / 16 = 256)", 10000.0,
+     std::nullopt, std::nullopt, 4096, 16, 28, 2048, 0.25, std::nullopt, std::nullopt, PC::Interleaved,
+     "rotate_every_two (modeling_codegen.py): (2i, 2i+1) pairs", LR::Uniform, 0, std::nullopt, false, 0, nullptr},
     {"glm4_moe", "Glm4MoeConfig (configuration_glm4_moe.py; partial_rotary_factor 0.5 set at the top level)", 10000.0,
      std::nullopt, std::nullopt, 4096, 96, 46, 131072, 0.5, std::nullopt, std::nullopt, PC::HalfSplit,
      "rotate_half on the first rotary_dim dims (modeling_glm4_moe.py)", LR::Uniform, 0, std::nullopt, false, 0,

@@ -341,6 +341,9 @@ detail::Resolution resolve_multimodal_config(const json& root, const std::string
     }
   } else {
     r = resolve(root, name);  // unwraps text_config / llm_config / language_config itself
+    // M-RoPE sections and rotary vision towers belong to rotary models; a model that does not
+    // rotate (CLIP, SigLIP, a T5) has nothing of this to read.
+    if (!r.loaded.encoding.rotates()) return r;
   }
 
   RopeConfig& c = r.loaded.config;

@@ -39,6 +39,11 @@ WeightsModel hf_weights_model(const InspectedConfig& config, const HfCheckpointL
       if (d.severity == Severity::Error) why += (why.empty() ? "" : "; ") + (d.key.empty() ? d.message : d.key + ": " + d.message);
     throw WeightsError(config.source, "", "the configuration is not usable: " + (why.empty() ? std::string("invalid") : why));
   }
+  if (!config.loaded.encoding.rotates())
+    throw WeightsError(config.source, "",
+                       "model_type " + config.model_type + " does not rotate: its positions are " +
+                           describe_position_encoding(config.loaded.encoding) +
+                           "; the frequency-usage reading measures RoPE pairs in W_q / W_k");
   WeightsModel m;
   m.source = config.source;
   m.shape = config.shape;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pe/models/position_encoding.hpp"
 #include "pe/scaling/scaling.hpp"
 
 namespace pe {
@@ -27,10 +28,13 @@ struct Diagnostic {
   std::string message;  // what was found, how it was used, what was probably meant
 };
 
-// A configuration read from any source, with what the reader noticed on the way.
+// A configuration read from any source, with what the reader noticed on the way. `encoding`
+// says which positional encoding the model has; `config` describes what rotates and is only
+// the model's when encoding.rotates() (otherwise it keeps the name, title, source and sizes).
 struct LoadedConfig {
   RopeConfig config;
   std::vector<Diagnostic> diagnostics;
+  PositionEncodingInfo encoding;
 };
 
 }  // namespace pe

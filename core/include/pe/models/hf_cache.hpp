@@ -68,8 +68,9 @@ std::vector<std::string> list_cached_models();
 // then by edit distance), at most `limit`.
 std::vector<std::string> closest_names(const std::string& query, std::vector<std::string> names, std::size_t limit = 8);
 
-// Resolves the model and parses its config.json with pe::load_hf_config. The config is
-// named "ORG/NAME" and its source says which snapshot; the diagnostics are the cache's.
+// Resolves the model and parses its config.json with pe::load_hf_config_diagnosed. The config
+// is named "ORG/NAME" and its source says which snapshot; the diagnostics are the cache's;
+// `encoding` is the model's family (a model that does not rotate is returned, not refused).
 // Throws HfCacheError or ConfigError (naming the config.json path and key).
 LoadedConfig load_cached_model_config(const std::string& model, const HfCacheDir& cache);
 LoadedConfig load_cached_model_config(const std::string& model);
