@@ -5,9 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
+#include "pe/models/config.hpp"
 #include "pe/weights/byte_source.hpp"
 #include "pe/weights/gguf_weights.hpp"
+#include "pe/weights/open_weights.hpp"
 #include "pe/weights/position_tensors.hpp"
 #include "pe/weights/safetensors_checkpoint.hpp"
 #include "pe/weights/weights_error.hpp"
@@ -331,7 +335,7 @@ TEST(PositionTensors, ShapesTheConfigContradictsAreRefusedByKeyAndTensor) {
     s.position_offset = 2;
     s.position_offset_key = "pad_token_id + 1";
     expect_refused(checkpoint(w), s, {"tensor roberta.embeddings.position_embeddings.weight", "[7, 2]", "max_position_embeddings = 6",
-                                      "pad_token_id + 1 2", "needs [8, 2]"});
+                                      "(+ 2 offset rows: pad_token_id + 1)", "needs [8, 2]"});
   }
   {
     SafetensorsWriter w;
@@ -367,6 +371,195 @@ TEST(PositionTensors, ARopeModelHasNoneAndCancelStops) {
   SafetensorsWriter g;
   add_table(g, "wpe.weight", 4, 4);
   EXPECT_THROW(pe::read_trained_positions(checkpoint(g), {}, [] { return false; }), pe::WeightsCancelled);
+}
+
+}  // namespace
+
+// ---- what the published configs imply (tests/data/configs, as their model cards publish them)
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+pe::PositionTablesSpec spec_of(const std::string& name) {
+  const std::string text = read_text(std::string(PE_SOURCE_DIR) + "/tests/data/configs/" + name + ".json");
+  return pe::position_tables_spec(pe::parse_hf_config_diagnosed(text, name + ".json").encoding, text, name + ".json");
+}
+
+TEST(PositionTablesSpec, PublishedConfigsUnderTheirOwnKeyNames) {
+  const pe::PositionTablesSpec gpt2 = spec_of("gpt2");
+  EXPECT_EQ(gpt2.positions, 1024);
+  EXPECT_EQ(gpt2.positions_key, "n_positions");
+  EXPECT_EQ(gpt2.position_offset, 0);
+  EXPECT_EQ(gpt2.width, 768);
+  EXPECT_EQ(gpt2.width_key, "n_embd");
+
+  const pe::PositionTablesSpec roberta = spec_of("roberta-base");
+  EXPECT_EQ(roberta.positions, 512);  // 514 rows, padding_idx 1
+  EXPECT_EQ(roberta.position_offset, 2);
+  EXPECT_EQ(roberta.position_offset_key, "pad_token_id + 1");
+
+  const pe::PositionTablesSpec opt = spec_of("opt-125m");
+  EXPECT_EQ(opt.positions, 2048);
+  EXPECT_EQ(opt.position_offset, 2);
+
+  const pe::PositionTablesSpec whisper = spec_of("whisper-small");
+  EXPECT_EQ(whisper.positions, 448);
+  EXPECT_EQ(whisper.positions_key, "max_target_positions");
+  EXPECT_EQ(whisper.encoder_positions, 1500);
+  EXPECT_EQ(whisper.encoder_positions_key, "max_source_positions");
+  EXPECT_TRUE(whisper.encoder_sinusoidal);
+  EXPECT_FALSE(whisper.sinusoidal);
+
+  const pe::PositionTablesSpec t5 = spec_of("t5-base");
+  EXPECT_EQ(t5.positions, 0);
+  EXPECT_EQ(t5.num_buckets, 32);
+  EXPECT_EQ(t5.num_buckets_key, "relative_attention_num_buckets");
+  EXPECT_EQ(t5.max_distance, 128);  // t5-base's config predates the key: T5Config's default
+  EXPECT_EQ(t5.heads, 12);
+  EXPECT_EQ(t5.heads_key, "num_heads");
+  EXPECT_EQ(t5.encoder_layers, 12);
+  EXPECT_EQ(t5.decoder_layers, 12);
+  EXPECT_FALSE(t5.bias_per_layer);
+
+  const pe::PositionTablesSpec flan = spec_of("flan-t5-xxl");
+  EXPECT_EQ(flan.heads, 64);
+  EXPECT_EQ(flan.encoder_layers, 24);
+
+  const pe::PositionTablesSpec deberta = spec_of("deberta-v3-base");
+  EXPECT_EQ(deberta.position_buckets, 256);
+  EXPECT_EQ(deberta.max_relative_positions, 512);
+  EXPECT_TRUE(deberta.rel_layer_norm);
+  EXPECT_DOUBLE_EQ(deberta.layer_norm_eps, 1e-7);
+  EXPECT_EQ(deberta.positions, 0);  // position_biased_input false: no absolute table used
+
+  const pe::PositionTablesSpec bert = spec_of("bert-base-uncased");
+  EXPECT_EQ(bert.positions, 512);
+  EXPECT_FALSE(bert.absolute_table_unused);
+}
+
+TEST(PositionTablesSpec, BertRelativeKeyDoesNotReadItsUnusedAbsoluteTable) {
+  const std::string text = R"({"model_type": "bert", "hidden_size": 8, "num_attention_heads": 2, "num_hidden_layers": 1,
+                               "max_position_embeddings": 4, "position_embedding_type": "relative_key"})";
+  const pe::PositionTablesSpec spec = pe::position_tables_spec(pe::parse_hf_config_diagnosed(text).encoding, text);
+  EXPECT_TRUE(spec.absolute_table_unused);
+  SafetensorsWriter w;
+  add_table(w, "bert.embeddings.position_embeddings.weight", 4, 8);
+  const pe::TrainedPositions t = pe::read_trained_positions(checkpoint(w), spec);
+  EXPECT_TRUE(t.empty());
+  ASSERT_FALSE(t.notes.empty());
+  EXPECT_TRUE(contains(t.notes[0].message, "relative_key")) << t.notes[0].message;
+}
+
+}  // namespace
+
+// ---- GGUF: llama.cpp's names (position_embd, attn_rel_b), architectures without RoPE
+
+namespace {
+
+Bytes f32_bytes(const std::vector<double>& v) {
+  Bytes b;
+  for (double x : v) put_f32(b, static_cast<float>(x));
+  return b;
+}
+
+// A rows × cols table as ggml stores it: ne = [cols, rows], ne[0] fastest.
+GgufBuilder& gguf_table(GgufBuilder& g, const std::string& name, long long rows, long long cols, double base = 0.0) {
+  const Bytes data = f32_bytes(table_values(rows, cols, base));
+  return g.tensor(name, {cols, rows}, 0, data.size(), data);
+}
+
+pe::OpenedWeights open_gguf(const GgufBuilder& g, const std::string& name = "model.gguf") {
+  return pe::open_gguf_weights(pe::memory_source(g.bytes(), name));
+}
+
+TEST(PositionTensorsGguf, Gpt2PositionEmbd) {
+  GgufBuilder g;
+  g.str("general.architecture", "gpt2").u32("gpt2.context_length", 6).u32("gpt2.embedding_length", 4).u32("gpt2.block_count", 1)
+      .u32("gpt2.attention.head_count", 2);
+  gguf_table(g, "token_embd.weight", 3, 4, 100.0);
+  gguf_table(g, "position_embd.weight", 6, 4);
+  const pe::OpenedWeights o = open_gguf(g);
+  EXPECT_FALSE(o.rotary());
+  EXPECT_EQ(o.encoding.family, pe::PositionEncodingFamily::LearnedAbsolute);
+  EXPECT_EQ(o.position_spec.positions, 6);
+  EXPECT_EQ(o.position_spec.positions_key, "gpt2.context_length");
+  const pe::TrainedPositions t = pe::read_trained_positions(*o.tensors, o.position_spec);
+  ASSERT_TRUE(t.position_embeddings);
+  EXPECT_EQ(t.position_embeddings->tensor, "position_embd.weight");
+  EXPECT_EQ(t.position_embeddings->shape, (std::vector<std::uint64_t>{4, 6}));
+  expect_table(t.position_embeddings->values, 6, 4, 0);
+  EXPECT_EQ(t.bytes_read, 6u * 4u * 4u);
+}
+
+TEST(PositionTensorsGguf, BertTableShorterThanTheContextIsRefused) {
+  GgufBuilder g;
+  g.str("general.architecture", "bert").u32("bert.context_length", 8).u32("bert.embedding_length", 4).u32("bert.block_count", 1)
+      .u32("bert.attention.head_count", 2);
+  gguf_table(g, "position_embd.weight", 6, 4);
+  const pe::OpenedWeights o = open_gguf(g, "bert.gguf");
+  EXPECT_FALSE(o.rotary());  // llama.cpp lists bert among the NEOX models, but its graph adds position_embd
+  expect_refused(*o.tensors, o.position_spec, {"bert.gguf", "tensor position_embd.weight", "ne [4, 6]", "bert.context_length = 8", "needs ne [4, 8]"});
+}
+
+TEST(PositionTensorsGguf, T5EncoderAndDecoderBias) {
+  GgufBuilder g;
+  g.str("general.architecture", "t5").u32("t5.context_length", 512).u32("t5.embedding_length", 8).u32("t5.block_count", 2)
+      .u32("t5.attention.head_count", 3).u32("t5.attention.relative_buckets_count", 8);
+  gguf_table(g, "enc.blk.0.attn_rel_b.weight", 8, 3);
+  gguf_table(g, "dec.blk.0.attn_rel_b.weight", 8, 3, -20.0);
+  gguf_table(g, "enc.blk.0.attn_q.weight", 8, 8, 50.0);
+  const pe::OpenedWeights o = open_gguf(g, "t5.gguf");
+  EXPECT_EQ(o.encoding.family, pe::PositionEncodingFamily::T5RelativeBias);
+  const pe::TrainedPositions t = pe::read_trained_positions(*o.tensors, o.position_spec);
+  ASSERT_TRUE(t.encoder_bias && t.decoder_bias);
+  expect_bias(t.encoder_bias->bias.tables[0], 8, 3, 0.0);
+  expect_bias(t.decoder_bias->bias.tables[0], 8, 3, -20.0);
+  EXPECT_EQ(t.encoder_bias->params.max_distance, 128);  // llama.cpp's fixed maximum distance
+  EXPECT_EQ(t.encoder_bias->bias.layers, 2);
+  EXPECT_EQ(t.bytes_read, 2u * 8u * 3u * 4u);
+  // A bucket count the metadata contradicts.
+  GgufBuilder bad;
+  bad.str("general.architecture", "t5encoder").u32("t5encoder.context_length", 512).u32("t5encoder.block_count", 1)
+      .u32("t5encoder.attention.head_count", 3).u32("t5encoder.attention.relative_buckets_count", 32);
+  gguf_table(bad, "enc.blk.0.attn_rel_b.weight", 8, 3);
+  const pe::OpenedWeights b = open_gguf(bad, "enc.gguf");
+  expect_refused(*b.tensors, b.position_spec, {"enc.gguf", "tensor enc.blk.0.attn_rel_b.weight", "ne [3, 8]",
+                                               "t5encoder.attention.relative_buckets_count = 32", "needs ne [3, 32]"});
+}
+
+TEST(PositionTensorsGguf, UnknownArchitectureStillRefusedAsBefore) {
+  GgufBuilder g;
+  g.str("general.architecture", "no-such-arch").u32("no-such-arch.block_count", 1);
+  EXPECT_THROW(open_gguf(g), pe::WeightsError);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(PositionTensorsOpen, AGpt2CheckpointOpensWithoutRotationAndItsSpec) {
+  SafetensorsWriter w;
+  add_table(w, "wpe.weight", 6, 4);
+  const std::string config = R"({"model_type": "gpt2", "n_positions": 6, "n_embd": 4, "n_head": 2, "n_layer": 1})";
+  const pe::OpenedWeights o = pe::open_hf_weights(checkpoint(w), config, "gpt2/config.json");
+  EXPECT_FALSE(o.rotary());
+  EXPECT_EQ(o.encoding.family, pe::PositionEncodingFamily::LearnedAbsolute);
+  EXPECT_EQ(o.model.shape.num_hidden_layers, 0);  // no q/k model: nothing rotates
+  EXPECT_EQ(o.position_spec.config_name, "gpt2/config.json");
+  EXPECT_EQ(o.position_spec.positions, 6);
+  const pe::TrainedPositions t = pe::read_trained_positions(*o.tensors, o.position_spec);
+  ASSERT_TRUE(t.position_embeddings);
+  expect_table(t.position_embeddings->values, 6, 4, 0);
+  // The same table against a config asking for more positions: the key in the config's words.
+  const std::string longer = R"({"model_type": "gpt2", "n_positions": 8, "n_embd": 4, "n_head": 2, "n_layer": 1})";
+  const pe::OpenedWeights l = pe::open_hf_weights(checkpoint(w), longer, "gpt2/config.json");
+  expect_refused(*l.tensors, l.position_spec, {"tensor wpe.weight", "[6, 4]", "gpt2/config.json's n_positions = 8", "needs [8, 4]"});
 }
 
 }  // namespace

@@ -8,7 +8,10 @@
 #include <map>
 #include <regex>
 
+#include <nlohmann/json.hpp>
+
 #include "pe/base/errors.hpp"
+#include "pe/models/gguf_rope.hpp"
 #include "pe/weights/weights_error.hpp"
 
 namespace pe {
@@ -100,7 +103,7 @@ struct Planner {
     if (positions > 0 && rows - offset < positions)
       refuse(t, std::to_string(rows) + " rows" + (offset ? " (" + std::to_string(rows - offset) + " positions after " + std::to_string(offset) + " offset rows)" : "") +
                     ", but " + spec.config_name + "'s " + key + " = " + std::to_string(positions) +
-                    (offset ? " + " + spec.position_offset_key + " " + std::to_string(offset) : "") + " needs " +
+                    (offset ? " (+ " + std::to_string(offset) + " offset rows: " + spec.position_offset_key + ")" : "") + " needs " +
                     wanted_text(positions + offset, cols, gguf));
     if (spec.width > 0 && cols != spec.width)
       refuse(t, std::to_string(cols) + " values per position, but " + spec.config_name + "'s " + spec.width_key + " = " +
@@ -249,6 +252,10 @@ PositionTensorPlan plan_position_tensors(const TensorSource& source, const Posit
     learned["position_embeddings"] = std::move(learned["vision_position_embeddings"]);
     learned.erase("vision_position_embeddings");
   }
+  if (spec.absolute_table_unused && learned.count("position_embeddings")) {
+    plan.notes.push_back({Severity::Info, learned["position_embeddings"].front(), "not read: " + spec.absolute_table_unused_why});
+    learned.erase("position_embeddings");
+  }
   for (const char* role : {"position_embeddings", "encoder_position_embeddings", "vision_position_embeddings"})
     if (learned.count(role)) planner.learned(role, pick(learned[role], role, plan.notes));
   long long buckets = 0, heads = 0;
@@ -282,6 +289,9 @@ TrainedPositions read_position_tensors(const PositionTensorPlan& plan, const std
         out.notes.push_back({Severity::Info, m.tensor,
                              "the first " + std::to_string(l.offset) + " rows (" + spec.position_offset_key +
                                  ") come before position 0 and are dropped: row " + std::to_string(l.offset) + " is position 0"});
+      if ((t.role == "position_embeddings" && spec.sinusoidal) || (t.role == "encoder_position_embeddings" && spec.encoder_sinusoidal))
+        out.notes.push_back({Severity::Info, m.tensor,
+                             "fixed sinusoids stored with the weights, not trained (model_type " + spec.model_type + ")"});
       (t.role == "position_embeddings" ? out.position_embeddings
        : t.role == "encoder_position_embeddings" ? out.encoder_position_embeddings
                                                  : out.vision_position_embeddings) = std::move(l);
@@ -334,6 +344,115 @@ TrainedPositions read_position_tensors(const PositionTensorPlan& plan, const std
 
 TrainedPositions read_trained_positions(const TensorSource& source, const PositionTablesSpec& spec, const std::function<bool()>& keep_going) {
   return read_position_tensors(plan_position_tensors(source, spec), keep_going);
+}
+
+namespace {
+
+// The config key a family parameter was read under ("max_position_embeddings" → "n_positions"),
+// or the parameter's own name marked as the class default.
+std::string config_key(const PositionEncodingInfo& info, const std::string& param) {
+  for (const auto& [p, key] : info.keys)
+    if (p == param) return key == "(class default)" ? param + " (class default)" : key;
+  return param;
+}
+
+bool has_key(const PositionEncodingInfo& info, const std::string& param) {
+  return std::any_of(info.keys.begin(), info.keys.end(), [&](const auto& k) { return k.first == param; });
+}
+
+// DebertaV2Encoder: norm_rel_ebd = [x.strip() for x in config.norm_rel_ebd.lower().split("|")];
+// LayerNorm(hidden_size, layer_norm_eps).
+void read_deberta_norm(PositionTablesSpec& s, const std::string& config_json) {
+  if (config_json.empty()) return;
+  const nlohmann::json root = nlohmann::json::parse(config_json, nullptr, false);
+  if (!root.is_object()) return;
+  if (const auto n = root.find("norm_rel_ebd"); n != root.end() && n->is_string()) {
+    std::string v = n->get<std::string>();
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::size_t start = 0;
+    while (start <= v.size()) {
+      const std::size_t bar = std::min(v.find('|', start), v.size());
+      std::string part = v.substr(start, bar - start);
+      part.erase(0, part.find_first_not_of(" \t"));
+      part.erase(part.find_last_not_of(" \t") + 1);
+      if (part == "layer_norm") s.rel_layer_norm = true;
+      start = bar + 1;
+    }
+  }
+  if (const auto e = root.find("layer_norm_eps"); e != root.end() && e->is_number() && e->get<double>() > 0) s.layer_norm_eps = e->get<double>();
+}
+
+}  // namespace
+
+PositionTablesSpec position_tables_spec(const PositionEncodingInfo& info, const std::string& config_json, const std::string& config_name) {
+  using F = PositionEncodingFamily;
+  PositionTablesSpec s;
+  s.config_name = config_name;
+  s.model_type = info.model_type;
+  const auto is = [&](F f) { return info.family == f || info.encoder_family == f; };
+  if (info.num_patches > 0) {
+    s.positions = info.positions;
+    s.positions_key = "(image_size / patch_size)²" + std::string(info.class_token ? " + 1 class token" : "");
+  } else if (is(F::LearnedAbsolute) || is(F::Sinusoidal) || (is(F::DebertaRelative) && info.position_biased_input)) {
+    s.positions = is(F::DebertaRelative) ? info.max_position_embeddings : info.positions;
+    s.positions_key = config_key(info, "max_position_embeddings");
+  }
+  if (info.is_encoder_decoder() && info.encoder_positions > 0) {
+    s.encoder_positions = info.encoder_positions;
+    s.encoder_positions_key = has_key(info, "encoder_max_position_embeddings") ? config_key(info, "encoder_max_position_embeddings") : s.positions_key;
+  }
+  s.position_offset = info.position_offset;
+  s.position_offset_key = has_key(info, "pad_token_id") ? config_key(info, "pad_token_id") + " + 1"
+                                                         : info.model_type + "'s learned positional embedding offset";
+  s.width = info.embedding_width > 0 ? info.embedding_width : info.hidden_size;
+  s.width_key = config_key(info, has_key(info, "embedding_size") ? "embedding_size" : "hidden_size");
+  s.sinusoidal = info.family == F::Sinusoidal;
+  s.encoder_sinusoidal = info.encoder_family == F::Sinusoidal;
+  if (info.family == F::RelativeKey || info.family == F::RelativeKeyQuery) {
+    s.absolute_table_unused = true;
+    s.absolute_table_unused_why = std::string("position_embedding_type is ") + (info.family == F::RelativeKey ? "relative_key" : "relative_key_query") +
+                                  ": BertEmbeddings adds the absolute table only for \"absolute\"; each layer's "
+                                  "distance_embedding holds the positions instead";
+  }
+  if (is(F::T5RelativeBias)) {
+    s.num_buckets = info.relative_attention_num_buckets;
+    s.num_buckets_key = config_key(info, "relative_attention_num_buckets");
+    s.max_distance = info.relative_attention_max_distance > 0 ? info.relative_attention_max_distance : 128;
+    s.heads = info.num_attention_heads;
+    s.heads_key = config_key(info, "num_attention_heads");
+    s.encoder_layers = info.num_hidden_layers;
+    s.decoder_layers = info.num_decoder_layers > 0 ? info.num_decoder_layers : info.num_hidden_layers;
+    s.bias_per_layer = info.bias_per_layer;
+  }
+  if (is(F::DebertaRelative)) {
+    s.position_buckets = info.position_buckets;
+    s.max_relative_positions = info.max_relative_positions;
+    read_deberta_norm(s, config_json);
+  }
+  return s;
+}
+
+PositionEncodingInfo gguf_position_encoding(const GgufFile& file) {
+  using F = PositionEncodingFamily;
+  PositionEncodingInfo e;
+  const GgufValue* arch = file.find("general.architecture");
+  e.model_type = arch && arch->is_string() ? arch->s : "";
+  e.decided_by = "general.architecture";
+  const std::string& a = e.model_type;
+  if (a == "gpt2" || a == "starcoder" || a == "bert") {
+    e.family = F::LearnedAbsolute;
+    e.modeling = "llama.cpp's " + a + " graph adds position_embd rows to the token embeddings";
+  } else if (a == "t5" || a == "t5encoder") {
+    e.family = F::T5RelativeBias;
+    if (a == "t5") e.encoder_family = F::T5RelativeBias;
+    e.modeling = "llama.cpp's T5 graph adds attn_rel_b through T5's relative position buckets";
+  } else if (a == "bloom" || a == "mpt" || a == "jina-bert-v2" || a == "refact") {
+    e.family = F::Alibi;
+    e.modeling = "llama.cpp's " + a + " graph adds ALiBi to the logits";
+  } else if (gguf_rope_mode(a) == GgufRopeMode::None) {
+    e.family = F::None;
+  }
+  return e;
 }
 
 PositionTablesSpec gguf_position_tables_spec(const GgufFile& file) {

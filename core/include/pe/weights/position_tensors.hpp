@@ -41,6 +41,7 @@
 #include "pe/base/types.hpp"
 #include "pe/models/diagnostics.hpp"
 #include "pe/models/gguf.hpp"
+#include "pe/models/position_encoding.hpp"
 #include "pe/relative/t5_bias.hpp"
 #include "pe/weights/stored_matrix.hpp"
 
@@ -62,6 +63,14 @@ struct PositionTablesSpec {
   std::string position_offset_key = "position_offset";
   long long width = 0;  // the tables' columns (hidden_size; ELECTRA's embedding_size)
   std::string width_key = "hidden_size";
+  // BERT with position_embedding_type relative_key(_query) keeps embeddings.position_embeddings
+  // in its checkpoint but never adds it (BertEmbeddings adds it only for "absolute"): it is
+  // not read, and a note says why. The distance_embedding of each layer is what it trains.
+  // Tables that hold fixed sinusoids, stored but not trained (Marian's both; Whisper's encoder):
+  // read like the others, with a note.
+  bool sinusoidal = false, encoder_sinusoidal = false;
+  bool absolute_table_unused = false;
+  std::string absolute_table_unused_why;
   // T5 family.
   long long num_buckets = 0;
   std::string num_buckets_key = "relative_attention_num_buckets";
@@ -146,6 +155,21 @@ TrainedPositions read_position_tensors(const PositionTensorPlan& plan, const std
 // plan + read.
 TrainedPositions read_trained_positions(const TensorSource& source, const PositionTablesSpec& spec,
                                         const std::function<bool()>& keep_going = {});
+
+// The spec a config.json implies, from its family (pe/models/position_encoding.hpp) with the
+// key names its config class uses (GPT-2's n_positions, T5's num_heads, Whisper's
+// max_source_positions), plus what that descriptor does not carry and DeBERTa needs from the
+// text: norm_rel_ebd ("layer_norm" in its "|"-separated list, lower-cased as DebertaV2Encoder
+// does) and layer_norm_eps (DebertaV2Config's default 1e−7).
+PositionTablesSpec position_tables_spec(const PositionEncodingInfo& info, const std::string& config_json = "",
+                                        const std::string& config_name = "config.json");
+
+// A GGUF file's positional encoding from its architecture, as llama.cpp's graphs apply it:
+// gpt2, starcoder and bert add the learned position_embd rows (llm_build_gpt2,
+// llm_build_starcoder, llm_build_bert); t5 / t5encoder add attn_rel_b through T5's buckets;
+// bloom, mpt, jina-bert-v2 and refact use ALiBi; an architecture with a rope mode rotates;
+// the rest (mamba, rwkv, ...) have no positional encoding.
+PositionEncodingInfo gguf_position_encoding(const GgufFile& file);
 
 // A GGUF file's spec from its metadata ({arch}.context_length, .embedding_length,
 // .attention.head_count, .attention.relative_buckets_count, .block_count,
