@@ -49,6 +49,17 @@ TEST(PositionCosineSimilarity, SinusoidalTableMatchesTheClosedFormAndIsABand) {
     }
 }
 
+TEST(PositionCosineSimilarity, MeanByDistanceOfAHandWorkedMatrix) {
+  pe::TableF s(3, 3);
+  s << 1, 0.5, 0.25, 0.5, 1, -0.5, 0.25, -0.5, 1;
+  const Eigen::VectorXd m = pe::mean_similarity_by_distance(s);
+  ASSERT_EQ(m.size(), 3);
+  EXPECT_DOUBLE_EQ(m(0), 1.0);
+  EXPECT_DOUBLE_EQ(m(1), 0.0);   // (0.5 − 0.5) / 2
+  EXPECT_DOUBLE_EQ(m(2), 0.25);
+  EXPECT_THROW(pe::mean_similarity_by_distance(pe::TableF(2, 3)), pe::InvalidArgument);
+}
+
 TEST(PositionCosineSimilarity, HandWorkedRowsAndAZeroRow) {
   MatrixF t(4, 2);
   t << 1, 0, 0, 2, 3, 3, 0, 0;

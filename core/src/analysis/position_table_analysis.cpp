@@ -61,6 +61,18 @@ TableF position_cosine_similarity(const Eigen::Ref<const MatrixF>& table) {
   return out;
 }
 
+Eigen::VectorXd mean_similarity_by_distance(const TableF& similarity) {
+  const long long P = similarity.rows();
+  if (P < 1 || similarity.cols() != P)
+    throw InvalidArgument("similarity", std::to_string(similarity.rows()) + " × " + std::to_string(similarity.cols()),
+                          "a square matrix of at least one position");
+  Eigen::VectorXd out = Eigen::VectorXd::Zero(P);
+  for (long long p = 0; p < P; ++p)
+    for (long long q = p; q < P; ++q) out(q - p) += double(similarity(p, q));
+  for (long long d = 0; d < P; ++d) out(d) /= double(P - d);
+  return out;
+}
+
 PositionComponents position_principal_components(const Eigen::Ref<const MatrixF>& table, long long components) {
   require_table(table);
   const long long P = table.rows(), d = table.cols();

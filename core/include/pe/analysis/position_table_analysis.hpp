@@ -26,6 +26,10 @@ namespace pe {
 // MemoryBudgetExceeded names the table. Throws InvalidArgument for an empty table.
 TableF position_cosine_similarity(const Eigen::Ref<const MatrixF>& table);
 
+// The band of a similarity matrix as one curve: entry δ is the mean of S(p, p + δ) over
+// p = 0 ... P − 1 − δ (δ = 0 ... P − 1), the average similarity of positions δ apart.
+Eigen::VectorXd mean_similarity_by_distance(const TableF& similarity);
+
 struct PositionComponents {
   // The k leading components, largest variance first.
   Eigen::VectorXd variance;        // [k] eigenvalue of the sample covariance (divisor P − 1)
