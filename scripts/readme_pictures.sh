@@ -23,4 +23,5 @@ run export --view relative-score --size $size -o "$OUT/relative-score.png"
 run export --view scaling --preset llama-3.1-8b --size $size -o "$OUT/scaling-llama-3.1.png"
 run export --view extrapolation --preset llama-2-7b --length 16384 --size $size -o "$OUT/extrapolation-llama-2.png"
 run export --view walkthrough --walkthrough-step 3 --light --size $size -o "$OUT/walkthrough.png"
+run export --view learned --weights "$ROOT/tests/data/makemore-tr" --size 1600x1000 -o "$OUT/learned-makemore-tr.png"
 ls -l "$OUT"/*.png

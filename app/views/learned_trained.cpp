@@ -228,10 +228,15 @@ std::string summary_of(const WeightsUsage& w, bool brief) {
   const bool fixed = (w.positions.position_embeddings && t == &*w.positions.position_embeddings && w.encoding.family == pe::PositionEncodingFamily::Sinusoidal) ||
                      (w.positions.encoder_position_embeddings && t == &*w.positions.encoder_position_embeddings &&
                       w.encoding.encoder_family == pe::PositionEncodingFamily::Sinusoidal);
-  std::string out = formatted("%s the mean cosine similarity of positions is %s", fixed ? "Fixed sinusoids, not trained:" : "Trained, not random:",
+  std::string out = formatted("%s the mean cosine similarity of positions is %s", fixed ? "Fixed sinusoids (stored, not trained):" : "What training made of it:",
                               band.c_str());
-  out += half > 0 ? formatted(" — it falls below 0.5 at %lld positions apart: the width of the bright band along the diagonal.", half)
-                  : std::string(" — it stays above 0.5 across the whole table: one broad band.");
+  if (half == a.stride)
+    out += " — already at 1 apart below 0.5: no bright band; neighbouring positions got nearly unrelated directions, each position a "
+           "code of its own.";
+  else if (half > 0)
+    out += formatted(" — it falls below 0.5 at %lld positions apart: the width of the bright band along the diagonal.", half);
+  else
+    out += " — it stays above 0.5 across the whole table: one broad band.";
   if (brief) return out;
   if (share.size() >= 3) {
     const double three = share(0) + share(1) + share(2);
