@@ -345,21 +345,21 @@ std::string weights_csv(const WeightsUsage& w) {
   return out;
 }
 
-const WeightsUsage* loaded_weights(const AppState& state) {
+const WeightsUsage* loaded_weights(const AppState& state, bool wait) {
   if (state.weights.empty()) return nullptr;
-  const WeightsStatus st = weights_status(state.weights, false);
+  const WeightsStatus st = weights_status(state.weights, wait);
   return st.result && st.result->ok() ? st.result : nullptr;
 }
 
-const pe::T5StackTables* loaded_t5_stack(const AppState& state, bool decoder) {
-  const WeightsUsage* w = loaded_weights(state);
+const pe::T5StackTables* loaded_t5_stack(const AppState& state, bool decoder, bool wait) {
+  const WeightsUsage* w = loaded_weights(state, wait);
   if (!w) return nullptr;
   const auto& stack = decoder ? w->positions.decoder_bias : w->positions.encoder_bias;
   return stack ? &*stack : nullptr;
 }
 
-const pe::T5StackBias* loaded_t5_bias(const AppState& state, bool decoder) {
-  const pe::T5StackTables* s = loaded_t5_stack(state, decoder);
+const pe::T5StackBias* loaded_t5_bias(const AppState& state, bool decoder, bool wait) {
+  const pe::T5StackTables* s = loaded_t5_stack(state, decoder, wait);
   return s ? &s->bias : nullptr;
 }
 

@@ -105,13 +105,15 @@ std::optional<TrainedTableAnalysis> analyse_trained_table(const pe::TrainedPosit
 // the t5-bias view passes state.causal), once its reading has finished; nullptr while nothing
 // is loaded, while it is being read, when it failed, or when the model has no such stack (a
 // T5EncoderModel has no decoder). The stack's params are the model's (num_buckets,
-// max_distance, causal), its tensors and file say where it came from. Call from the GUI thread.
+// max_distance, causal), its tensors and file say where it came from; its tables are not
+// `illustrative`. Asking starts the reading when it has not started; `wait` (exports, CSV)
+// finishes it first. Call from the GUI thread.
 struct AppState;
-const pe::T5StackTables* loaded_t5_stack(const AppState& state, bool decoder);
-const pe::T5StackBias* loaded_t5_bias(const AppState& state, bool decoder);
-// The finished reading of state.weights (nullptr while none, or still reading), for views
-// that draw what it holds.
-const WeightsUsage* loaded_weights(const AppState& state);
+const pe::T5StackTables* loaded_t5_stack(const AppState& state, bool decoder, bool wait = false);
+const pe::T5StackBias* loaded_t5_bias(const AppState& state, bool decoder, bool wait = false);
+// The finished reading of state.weights (nullptr while none, or still reading, or failed),
+// for views that draw what it holds; its `serial` changes with every reading (cache keys).
+const WeightsUsage* loaded_weights(const AppState& state, bool wait = false);
 
 // Formatting shared by the CLI and the view.
 std::string byte_count(std::uint64_t bytes);  // "1.25 GiB", "120 KiB", "512 bytes"
