@@ -259,6 +259,7 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
   cli.footer("Exit codes: 0 read; 1 the weights could not be read (the message names the file and the tensor); 2 bad command "
              "line. A progress line goes to stderr when it is a terminal.\n\nExamples:\n"
              "  pe-viz weights --model tests/data/stories260K\n"
+             "  pe-viz weights --model tests/data/makemore-tr --json > positions.json   (a GPT: its learned table)\n"
              "  pe-viz weights --model Qwen/Qwen3-8B --json > usage.json\n"
              "  pe-viz weights --gguf model.Q4_K_M.gguf --csv usage.csv --layer 12");
   try {
