@@ -19,6 +19,7 @@
 #include "pe/models/hf_cache.hpp"
 #include "pe/multimodal/multimodal.hpp"
 #include "pe/encodings/rope.hpp"
+#include "state/encoding_json.hpp"
 
 namespace app {
 namespace {
@@ -159,6 +160,7 @@ std::string dump_json(const pe::RopeConfig& c, long long length, long long rows,
   j["name"] = c.name;
   j["title"] = c.title;
   j["source"] = c.source;
+  j["position_encoding"] = "rope";  // every document with inv_freq is a rotary one (issue 33)
   j["theta"] = c.theta;
   j["effective_theta"] = r.effective_theta;
   j["head_dim"] = c.head_dim;
@@ -213,9 +215,25 @@ std::string dump_json(const pe::RopeConfig& c, long long length, long long rows,
   return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
+std::string family_dump_json(const pe::LoadedConfig& loaded, const DumpSource& source) {
+  const pe::RopeConfig& c = loaded.config;
+  json j = position_encoding_json(loaded.encoding);
+  j["name"] = c.name;
+  j["title"] = c.title;
+  j["source"] = c.source;
+  if (!source.kind.empty()) {
+    json diags = json::array();
+    for (const auto& d : source.diagnostics)
+      diags.push_back({{"severity", pe::to_string(d.severity)}, {"key", d.key}, {"message", d.message}});
+    j["origin"] = {{"kind", source.kind}, {"path", source.path}, {"diagnostics", std::move(diags)}};
+  }
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
 std::string presets_json() {
   json out = json::array();
-  for (const auto& p : pe::list_presets()) out.push_back({{"key", p.key}, {"title", p.title}, {"source", p.source}});
+  for (const auto& p : pe::list_presets(pe::PresetKinds::All))
+    out.push_back({{"key", p.key}, {"title", p.title}, {"source", p.source}, {"position_encoding", pe::to_string(p.family)}});
   return out.dump(2);
 }
 
@@ -224,7 +242,9 @@ std::string presets_json() {
 int run_dump_command(int argc, char** argv) { return run_dump_command(argc, argv, std::cout, std::cerr); }
 
 int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err) {
-  CLI::App cli{"Print a RoPE configuration's inverse frequencies, wavelengths and attention factor as JSON.",
+  CLI::App cli{"Print a RoPE configuration's inverse frequencies, wavelengths and attention factor as JSON; for a model "
+               "that does not rotate (GPT-2, BERT, T5, BLOOM, ...), its positional encoding family and parameters "
+               "(\"position_encoding\", max_position_embeddings, position_offset, alibi_slopes, ...).",
                "pe-viz dump"};
   std::optional<std::string> preset, config_path, model, gguf_path, scaling, convention;
   std::optional<double> theta, factor, partial;
@@ -353,6 +373,23 @@ int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err
     }
     pe::RopeConfig c;
     app::DumpSource source;
+    // A model that does not rotate: its family and parameters, no inv_freq. The RoPE options
+    // have nothing to change there, so naming one is a command-line error.
+    auto family_document = [&](const pe::LoadedConfig& loaded) {
+      for (const auto& [given, option] :
+           {std::pair{theta.has_value(), "--theta"}, {dim.has_value(), "--dim"}, {partial.has_value(), "--partial-rotary-factor"},
+            {scaling.has_value(), "--scaling"}, {factor.has_value(), "--factor"},
+            {original_max.has_value(), "--original-max-position-embeddings"}, {convention.has_value(), "--convention"},
+            {rows > 0, "--rows"}, {length.has_value(), "--length"}, {tower.has_value(), "--tower"},
+            {prompt_text.has_value(), "--prompt"}})
+        if (given) {
+          err << "pe-viz dump: " << option << ": " << loaded.config.name << " does not rotate (position_encoding "
+              << pe::to_string(loaded.encoding.family) << "); RoPE options apply to rotary models only\n";
+          return 2;
+        }
+      out << app::family_dump_json(loaded, source) << "\n";
+      return 0;
+    };
     if (gguf_path) {
       pe::GgufModelConfig m = pe::load_gguf_config(*gguf_path);
       c = m.loaded.config;
@@ -360,10 +397,14 @@ int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err
     } else if (model) {
       const pe::CachedModel where = pe::resolve_cached_model(*model);
       pe::LoadedConfig loaded = pe::load_cached_model_config(*model);
+      source = {"model", where.config_path.string(), "", "", loaded.diagnostics};
+      if (!loaded.encoding.rotates()) return family_document(loaded);
       c = loaded.config;
-      source = {"model", where.config_path.string(), "", "", std::move(loaded.diagnostics)};
     } else {
-      c = config_path ? pe::load_hf_config(*config_path) : pe::load_preset(preset.value_or(pe::kTeachingPreset));
+      const pe::LoadedConfig loaded = config_path ? pe::load_hf_config_diagnosed(*config_path)
+                                                  : pe::load_preset_diagnosed(preset.value_or(pe::kTeachingPreset));
+      if (!loaded.encoding.rotates()) return family_document(loaded);
+      c = loaded.config;
     }
     if (tower && *tower == "vision") {
       if (!c.multimodal.vision_tower && c.multimodal.multi_axis &&

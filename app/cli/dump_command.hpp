@@ -55,7 +55,12 @@ struct MultimodalDumpOptions {
 std::string dump_json(const pe::RopeConfig& config, long long length, long long rows, const DumpSource& source,
                       const MultimodalDumpOptions& multimodal = {});
 
-// `--list-presets` output: [{"key", "title", "source"}, ...].
+// The document for a model that does not rotate (issue 33): position_encoding_json's family
+// and parameters (no inv_freq) with "name", "title", "source" and, for a cache model, "origin".
+std::string family_dump_json(const pe::LoadedConfig& loaded, const DumpSource& source = {});
+
+// `--list-presets` output: [{"key", "title", "source", "position_encoding"}, ...], every preset
+// (rotary or not).
 std::string presets_json();
 
 }  // namespace app

@@ -14,6 +14,7 @@
 #include "pe/base/errors.hpp"
 #include "pe/models/hf_cache.hpp"
 #include "pe/models/inspection_text.hpp"
+#include "state/encoding_json.hpp"
 
 namespace app {
 namespace {
@@ -47,6 +48,9 @@ json diagnostics_json(const std::vector<pe::Diagnostic>& ds) {
   return a;
 }
 
+// Layers of a model that does not rotate: both stacks of an encoder–decoder.
+long long layer_count(const pe::PositionEncodingInfo& e) { return e.num_hidden_layers + e.num_decoder_layers; }
+
 }  // namespace
 
 std::string inspection_text(const pe::InspectedConfig& in, const InspectOptions& o) {
@@ -56,7 +60,13 @@ std::string inspection_text(const pe::InspectedConfig& in, const InspectOptions&
   if (!in.model_type.empty()) out << " (model_type " << in.model_type << ")";
   out << "\n";
   if (!c.title.empty()) out << "  " << c.title << "\n";
-  if (in.valid) {
+  const bool rotary = in.loaded.encoding.rotates();
+  if (in.valid && !rotary) {
+    out << "\nPositional encoding (no RoPE: the numbers below are the model's own)\n";
+    for (const auto& f : pe::position_encoding_fields(in.loaded.encoding)) out << "  " << f.key << " " << f.value << "\n";
+  }
+  if (in.valid && rotary) {
+    out << "\nPositional encoding rope\n";
     out << "\nConfiguration\n";
     out << "  theta " << pe::plain_number(c.theta) << ", head_dim " << c.head_dim << ", rotary_dim " << c.rotary_dim()
         << ", max_position_embeddings " << c.max_position_embeddings << ", pairs " << pe::to_string(c.convention)
@@ -79,6 +89,15 @@ std::string inspection_text(const pe::InspectedConfig& in, const InspectOptions&
             << (d.key.empty() ? std::string() : d.key + (d.message.rfind("= ", 0) == 0 ? " " : ": ")) << d.message
             << "\n";
   if (!in.valid) return out.str();
+  if (!rotary) {
+    const pe::PositionEncodingInfo& e = in.loaded.encoding;
+    out << "\nLayers (" << layer_count(e) << (e.num_decoder_layers ? ": " + std::to_string(e.num_hidden_layers) +
+                                                                         " encoder, " + std::to_string(e.num_decoder_layers) +
+                                                                         " decoder"
+                                                                   : std::string())
+        << ")\n  shared: " << e.shared << "\n";
+    return out.str();
+  }
 
   out << "\nLayers (" << in.plan.rows.size() << ")\n";
   for (const auto& d : in.plan.notes) out << "  note: " << (d.key.empty() ? "" : d.key + ": ") << d.message << "\n";
@@ -123,7 +142,16 @@ std::string inspection_json(const pe::InspectedConfig& in, const InspectOptions&
   j["text_block"] = in.text_block;
   j["valid"] = in.valid;
   j["diagnostics"] = diagnostics_json(in.loaded.diagnostics);
-  if (in.valid) {
+  j["position_encoding"] = pe::to_string(in.loaded.encoding.family);
+  if (in.valid && !in.loaded.encoding.rotates()) {
+    // The family and its parameters at the top level, as `dump --config` prints them; no
+    // inv_freq, no framework comparison (those are RoPE's).
+    const pe::PositionEncodingInfo& e = in.loaded.encoding;
+    j.update(position_encoding_json(e));
+    j["model_type"] = in.model_type;
+    j["layers"] = {{"count", layer_count(e)}, {"groups", json::array()}, {"shared", e.shared},
+                   {"notes", diagnostics_json(in.plan.notes)}};
+  } else if (in.valid) {
     j["config"] = {{"name", c.name},
                    {"title", c.title},
                    {"theta", c.theta},

@@ -10,6 +10,7 @@
 #include "pe/base/errors.hpp"
 #include "pe/models/gguf_rope.hpp"
 #include "pe/models/hf_cache.hpp"
+#include "views/model_family.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -88,8 +89,10 @@ void adopt_loaded(AppState& s, const pe::LoadedConfig& loaded) {
     if (d.severity != pe::Severity::Info)
       std::fprintf(stderr, "pe-viz: %s: %s%s%s\n", pe::to_string(d.severity), d.key.c_str(), d.key.empty() ? "" : ": ",
                    d.message.c_str());
-  s.rope = loaded.config;
   s.preset.clear();
+  adopt_model_encoding(s, loaded);
+  if (!loaded.encoding.rotates()) return;
+  s.rope = loaded.config;
   s.length = s.rope.original_max_position_embeddings();
 }
 
@@ -152,8 +155,9 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
   require_one_model_source(o.preset.has_value(), o.config.has_value(), o.model.has_value(), o.gguf.has_value());
   if (o.preset) apply_preset(s, *o.preset);
   if (o.config) {
+    pe::LoadedConfig loaded;
     try {
-      s.rope = pe::load_hf_config(*o.config);
+      loaded = pe::load_hf_config_diagnosed(*o.config);
     } catch (const pe::ConfigError& e) {
       // Core's message names the key; on the command line it must name the file too (as dump does).
       const std::string what = e.what();
@@ -162,7 +166,11 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
     }
     s.preset.clear();
     s.model_source = *o.config;
-    s.length = s.rope.original_max_position_embeddings();
+    adopt_model_encoding(s, loaded);
+    if (loaded.encoding.rotates()) {
+      s.rope = loaded.config;
+      s.length = s.rope.original_max_position_embeddings();
+    }
   }
   if (o.model) {
     adopt_loaded(s, pe::load_cached_model_config(*o.model));
@@ -178,6 +186,9 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
       throw pe::ConfigError("", *o.gguf + ": " + what);
     }
   }
+  // A model that does not rotate opens in its own view (GPT-2: learned, BLOOM: alibi) unless
+  // --view names one.
+  if (!o.view && (o.preset || o.config || o.model) && !s.model_encoding.rotates()) s.view = family_view(s);
   if (o.view) {
     if (!find_view(*o.view)) {
       std::string names;

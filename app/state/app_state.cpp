@@ -14,10 +14,45 @@
 
 namespace app {
 
+void adopt_model_encoding(AppState& state, const pe::LoadedConfig& loaded) {
+  using F = pe::PositionEncodingFamily;
+  const pe::PositionEncodingInfo& e = loaded.encoding;
+  state.model_encoding = e;
+  if (e.rotates()) return;
+  // The illustration: the teaching RoPE at the width this model's positions have, named after
+  // the model so a RoPE view's banner can say whose width it borrowed.
+  pe::RopeConfig r = pe::load_preset(pe::kTeachingPreset);
+  const bool table = e.family == F::LearnedAbsolute || e.family == F::Sinusoidal;
+  const long long width = table ? e.embedding_width : e.head_dim;
+  if (width >= 2 && width % 2 == 0 && width <= kMaxViewDim) r.head_dim = width;
+  const long long positions = e.positions > 0 ? e.positions : kUnlimitedFamilyLength;
+  r.max_position_embeddings = positions;
+  r.name = loaded.config.name;
+  r.title = loaded.config.title;
+  r.source = loaded.config.source;
+  state.rope = r;
+  state.length = positions;
+  if (state.position >= state.length) state.position = state.length > 1 ? 1 : 0;
+  state.anchor = std::min(state.anchor, state.length - 1);
+  state.pair = std::min<long long>(state.pair, r.rotary_dim() / 2 - 1);
+  state.sections.clear();
+  state.vector.clear();
+  if (table) state.learned_max_len = std::clamp<long long>(positions, 1, kMaxLearnedLen);
+  if (e.num_attention_heads >= 1 && e.num_attention_heads <= kMaxHeads) {
+    state.heads = e.num_attention_heads;
+    state.head = std::clamp<long long>(state.head, 1, state.heads);
+  }
+  // TODO(issue 32's views): T5 → num_buckets / max_distance, DeBERTa → position_buckets /
+  // max_relative_positions, once AppState has those parameters (see the report of issue 33).
+}
+
 void apply_preset(AppState& state, const std::string& key) {
-  pe::RopeConfig config = pe::load_preset(key);
+  const pe::LoadedConfig loaded = pe::load_preset_diagnosed(key);
   state.preset = key;
   state.model_source = "preset:" + key;
+  adopt_model_encoding(state, loaded);
+  if (!loaded.encoding.rotates()) return;
+  const pe::RopeConfig& config = loaded.config;
   state.rope = config;
   // Show the model's training window; huge windows stay navigable through zoom.
   state.length = config.original_max_position_embeddings();
@@ -42,16 +77,20 @@ bool is_gguf_path(const std::string& path) {
 namespace {
 
 // The config becomes the one shown, at its training window; the path joins recent_configs.
-void adopt_config_file(AppState& state, const pe::RopeConfig& config, const std::string& path) {
-  state.rope = config;
+void adopt_config_file(AppState& state, const pe::LoadedConfig& loaded, const std::string& path) {
   state.preset.clear();
   state.model_source = path;
-  state.length = config.original_max_position_embeddings();
-  state.position = std::min<long long>(state.position, state.length - 1);
-  state.pair = std::min<long long>(state.pair, std::max<long long>(config.rotary_dim() / 2 - 1, 0));
-  state.vector.clear();
-  state.sections.clear();
   state.config_error.clear();
+  adopt_model_encoding(state, loaded);
+  if (loaded.encoding.rotates()) {
+    const pe::RopeConfig& config = loaded.config;
+    state.rope = config;
+    state.length = config.original_max_position_embeddings();
+    state.position = std::min<long long>(state.position, state.length - 1);
+    state.pair = std::min<long long>(state.pair, std::max<long long>(config.rotary_dim() / 2 - 1, 0));
+    state.vector.clear();
+    state.sections.clear();
+  }
   auto& recent = state.recent_configs;
   recent.erase(std::remove(recent.begin(), recent.end(), path), recent.end());
   recent.insert(recent.begin(), path);
@@ -62,22 +101,22 @@ void adopt_config_file(AppState& state, const pe::RopeConfig& config, const std:
 
 void load_config_file(AppState& state, const std::string& path) {
   if (is_gguf_path(path)) return load_gguf_file(state, path);  // a recent entry or a typed path
-  pe::RopeConfig config = pe::load_hf_config(path);  // throws pe::ConfigError naming the key
-  pe::validate(config);
-  adopt_config_file(state, config, path);
+  const pe::LoadedConfig loaded = pe::load_hf_config_diagnosed(path);  // throws pe::ConfigError naming the key
+  if (loaded.encoding.rotates()) pe::validate(loaded.config);
+  adopt_config_file(state, loaded, path);
 }
 
 void load_gguf_file(AppState& state, const std::string& path) {
   // Throws pe::GgufError naming the key and byte offset; the state is then unchanged.
   const pe::GgufModelConfig model = pe::load_gguf_config(path);
-  adopt_config_file(state, model.loaded.config, path);
+  adopt_config_file(state, model.loaded, path);
 }
 
 void load_cached_model(AppState& state, const std::string& model) {
   // Throws pe::HfCacheError listing the paths tried and the closest cached names.
   const pe::CachedModel cached = pe::resolve_cached_model(model);
   const pe::LoadedConfig loaded = pe::load_cached_model_config(model);
-  adopt_config_file(state, loaded.config, cached.config_path.string());
+  adopt_config_file(state, loaded, cached.config_path.string());
 }
 
 bool delta_axis_is_log(const AppState& s) {

@@ -22,6 +22,12 @@ struct AppState {
   std::string model_source = std::string("preset:") + pe::kTeachingPreset;
   // The RoPE configuration (theta, head_dim = "dim", scaling ...) currently shown.
   pe::RopeConfig rope;
+  // The loaded model's positional encoding (issue 33): its family (rope, learned-absolute,
+  // t5-relative-bias, alibi …), sizes and family parameters, as core read them from the
+  // preset / config.json. When it does not rotate, `rope` is the teaching RoPE at the model's
+  // width, which the RoPE views draw only as a labelled illustration. Session key
+  // "model_encoding"; set with the model (presets, --config, drops, recent files, the cache).
+  pe::PositionEncodingInfo model_encoding;
   long long length = 128;   // positions shown (the "current length" for dynamic scaling)
   long long position = 1;   // selected position p (clock hands, tooltips)
   long long pair = 0;       // selected dimension pair i
@@ -121,7 +127,17 @@ bool is_gguf_path(const std::string& path);  // ends in ".gguf", any case
 void load_cached_model(AppState& state, const std::string& model);
 
 // Loads a preset into state (rope config and a sensible length); throws pe::InvalidArgument.
+// A preset that does not rotate (gpt2, t5-base, bloom-560m …) sets model_encoding and the
+// views' numbers from its family (see adopt_model_encoding).
 void apply_preset(AppState& state, const std::string& key);
+// The model's positional encoding becomes the state's: model_encoding, and for a model that
+// does not rotate the numbers its own views draw — learned / sinusoidal: dim = the table's
+// width (GPT-2's n_embd 768), learned_max_len = length = its positions (1024); ALiBi, T5 and
+// the rest: dim = head_dim, heads = num_attention_heads; `rope` then is the teaching RoPE at
+// that dim, an illustration only. A rotary model's numbers are left to the caller (as before).
+void adopt_model_encoding(AppState& state, const pe::LoadedConfig& loaded);
+// Positions shown for a family without a position limit (T5's buckets, BLOOM's ALiBi).
+inline constexpr long long kUnlimitedFamilyLength = 512;
 AppState default_state();
 
 bool delta_axis_is_log(const AppState& state);

@@ -79,6 +79,7 @@ const ModelInspection& model_inspection(const AppState& state) {
     entry.value.error = source.empty() ? std::string("a hand-made configuration: no file or preset to read") : e.what();
     pe::LoadedConfig loaded;
     loaded.config = state.rope;
+    loaded.encoding = state.model_encoding;  // a model that does not rotate stays what it is
     entry.value.inspected = pe::inspect_loaded(loaded, "the current configuration");
     entry.rope_key = rope_key;
   }
@@ -87,7 +88,8 @@ const ModelInspection& model_inspection(const AppState& state) {
 }
 
 std::string edits_since_source(const AppState& state, const ModelInspection& m) {
-  if (!m.error.empty() || !m.inspected.valid) return "";
+  // A model that does not rotate has no RoPE to have edited (state.rope is an illustration).
+  if (!m.error.empty() || !m.inspected.valid || !m.inspected.loaded.encoding.rotates()) return "";
   const pe::RopeConfig& a = m.inspected.loaded.config;
   const pe::RopeConfig& b = state.rope;
   std::string out;

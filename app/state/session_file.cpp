@@ -16,6 +16,7 @@
 #include "pe/base/errors.hpp"
 #include "pe/scaling/scaling.hpp"
 #include "render/atomic_file.hpp"
+#include "state/encoding_json.hpp"
 
 namespace app {
 namespace {
@@ -155,6 +156,7 @@ std::string session_to_json(const AppState& s) {
       {"preset", s.preset},
       {"model_source", s.model_source},
       {"rope", rope_to_json(r)},
+      {"model_encoding", position_encoding_json(s.model_encoding)},
       {"compare_b", rope_to_json(s.compare_b)},
       {"compare_b_preset", s.compare_b_preset},
       {"compare_view", s.compare_view},
@@ -304,6 +306,12 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
       else throw SessionError("colormap: '" + c + "' is not one of rdbu, viridis, cividis");
     } else if (key == "rope") {
       rope_from_json(v, "rope", s.rope, warnings);
+    } else if (key == "model_encoding") {
+      try {
+        s.model_encoding = position_encoding_from_json(v, "model_encoding");
+      } catch (const pe::InvalidArgument& e) {
+        throw SessionError(e.what());
+      }
     } else if (key == "compare_b") {
       rope_from_json(v, "compare_b", s.compare_b, warnings);
     } else if (key == "compare_b_preset") s.compare_b_preset = get_as<std::string>(v, k);
@@ -339,6 +347,9 @@ AppState session_from_json(const std::string& text, const AppState& base, std::v
       s.compare_b = pe::load_preset(s.compare_b_preset);
   } catch (const pe::InvalidArgument& e) {
     throw SessionError(std::string("preset: ") + e.what());
+  } catch (const pe::ConfigError& e) {
+    // compare_b_preset naming a model that does not rotate (compare draws two RoPEs).
+    throw SessionError(std::string("compare_b_preset: ") + e.what());
   }
   const std::string error = validate_state(s);
   if (!error.empty()) throw SessionError("invalid values: " + error);

@@ -17,6 +17,7 @@
 #include "state/session_file.hpp"
 #include "ui/presenter.hpp"
 #include "ui/weights_drop.hpp"
+#include "views/model_family.hpp"
 
 namespace app {
 namespace {
@@ -291,7 +292,10 @@ void load_dropped_files(AppState& state, const std::vector<std::string>& paths, 
       // A .gguf: its header and RoPE factor tensors only (pe::load_gguf_config), never the weights.
       if (is_gguf_path(path)) load_gguf_file(state, path);
       else load_config_file(state, path);
-      set_status(status, "Loaded " + path, false, now);
+      open_family_view(state);  // GPT-2 opens in `learned`, BLOOM in `alibi` …
+      set_status(status, "Loaded " + path + (state.model_encoding.rotates() ? std::string()
+                                                 : std::string(" (positions: ") + pe::to_string(state.model_encoding.family) + ")"),
+                 false, now);
     } catch (const std::exception& e) {
       state.config_error = e.what();
       set_status(status, "Not loaded: " + std::string(e.what()), true, now);

@@ -19,6 +19,7 @@
 #include "ui/presenter.hpp"
 #include "ui/presenter_panel.hpp"
 #include "ui/shortcuts.hpp"
+#include "views/model_family.hpp"
 #include "views/view.hpp"
 
 namespace app {
@@ -31,6 +32,8 @@ float g_view_overflow = 0.0f;
 // With `formula`, the view's formula with the current numbers sits in a strip below it.
 void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, double time, bool exporting,
                bool formula = false) {
+  // A RoPE view while the model does not rotate: say so above it (in exports too).
+  draw_not_rotary_banner(state, view, ImGui::GetContentRegionAvail().x, !exporting);
   ImVec2 avail = ImGui::GetContentRegionAvail();
   const std::vector<std::string> formula_lines =
       formula && state.show_formula ? view_formula(view.name, state, derived) : std::vector<std::string>{};

@@ -13,6 +13,7 @@
 #include "pe/models/hf_cache.hpp"
 #include "pe/scaling/scaling.hpp"
 #include "platform/host.hpp"
+#include "views/model_family.hpp"
 
 namespace app {
 namespace {
@@ -34,7 +35,8 @@ void section(const char* title) {
 }
 
 void preset_combo(AppState& s) {
-  static std::vector<pe::PresetInfo> presets = pe::list_presets();
+  // Every preset: the rotary ones and GPT-2, BERT, T5, BLOOM … (each opens in its own view).
+  static std::vector<pe::PresetInfo> presets = pe::list_presets(pe::PresetKinds::All);
   std::string current = s.preset.empty() ? "(custom)" : s.preset;
   for (const auto& p : presets)
     if (p.key == s.preset) current = p.title;
@@ -43,15 +45,19 @@ void preset_combo(AppState& s) {
       if (ImGui::Selectable(p.title.c_str(), p.key == s.preset)) {
         try {
           apply_preset(s, p.key);
+          open_family_view(s);
         } catch (const std::exception&) {
           // A broken embedded preset is a build bug; the combo keeps the current state.
         }
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nSource: %s", p.key.c_str(), p.source.c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s — positions: %s\nSource: %s", p.key.c_str(), pe::to_string(p.family), p.source.c_str());
     }
     ImGui::EndCombo();
   }
-  tip("preset: a real model's RoPE settings (θ, head dim, scaling) or the small teaching default.");
+  tip("preset: a real model's positions — RoPE settings (θ, head dim, scaling), or a model that does not rotate "
+      "(GPT-2's learned table, T5's bucketed bias, BLOOM's ALiBi …), which opens in its own view — or the small "
+      "teaching default.");
 }
 
 // Path field, recent files and a summary of what was read; errors keep the previous config.
@@ -76,6 +82,7 @@ void draw_model_loader(AppState& s) {
     list_open = false;
     try {
       load_cached_model(s, m);
+      open_family_view(s);
     } catch (const std::exception& e) {
       s.config_error = e.what();
     }
@@ -116,6 +123,7 @@ void draw_config_loader(AppState& s) {
   auto load = [&](const std::string& p) {
     try {
       load_config_file(s, p);
+      open_family_view(s);
     } catch (const std::exception& e) {
       s.config_error = e.what();
     }
@@ -149,6 +157,16 @@ void draw_config_loader(AppState& s) {
   }
   const pe::RopeConfig& r = s.rope;
   const std::string model = r.title.empty() ? r.name : r.title;
+  if (!s.model_encoding.rotates()) {
+    // The RoPE lines below would describe the illustration: say what the model is instead.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("%s", model.c_str());
+    ImGui::PopStyleColor();
+    ImGui::TextWrapped("positions: %s — not RoPE; the RoPE controls shape an illustration only",
+                       pe::describe_position_encoding(s.model_encoding).c_str());
+    if (!r.source.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.source.c_str());
+    return;
+  }
   // Wrapped, not cut: at projector scales the panel is narrower than these lines.
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
   if (s.preset.empty() && s.recent_configs.empty())

@@ -8,11 +8,29 @@
 
 #include "pe/encodings/alibi.hpp"
 #include "views/colormap_choice.hpp"
+#include "views/model_family.hpp"
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
 
 namespace app {
+namespace {
+
+// The loaded model's own slopes when it is an ALiBi model with this many heads (BLOOM's and
+// Falcon's build_alibi_tensor, MPT's build_mpt_alibi_tensor: core computed them as each model
+// does), else the paper's rule for `heads`.
+bool model_slopes_shown(const AppState& s) {
+  const pe::PositionEncodingInfo& e = s.model_encoding;
+  return e.family == pe::PositionEncodingFamily::Alibi && static_cast<long long>(e.alibi_slopes.size()) == s.heads;
+}
+
+Eigen::ArrayXd shown_slopes(const AppState& s) {
+  if (!model_slopes_shown(s)) return pe::alibi_slopes(s.heads);
+  const std::vector<double>& m = s.model_encoding.alibi_slopes;
+  return Eigen::Map<const Eigen::ArrayXd>(m.data(), Eigen::Index(m.size()));
+}
+
+}  // namespace
 
 void draw_alibi_view(ViewContext& ctx) {
   AppState& s = ctx.state;
@@ -29,7 +47,7 @@ void draw_alibi_view(ViewContext& ctx) {
   }
   Eigen::ArrayXd slopes;
   try {
-    slopes = pe::alibi_slopes(s.heads);
+    slopes = shown_slopes(s);
   } catch (const std::exception& e) {
     ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%s", e.what());
     return;
@@ -51,6 +69,12 @@ void draw_alibi_view(ViewContext& ctx) {
     for (float& v : shown)
       if (std::isinf(v)) v = std::numeric_limits<float>::quiet_NaN();
     ++version;
+  }
+  if (model_slopes_shown(s)) {
+    const pe::PositionEncodingInfo& e = s.model_encoding;
+    ImGui::TextWrapped("%s (%s): %lld heads, slopes as %s computes them%s", model_label(s).c_str(),
+                       e.model_type.c_str(), s.heads, e.alibi_rule.c_str(),
+                       e.alibi_rule == "build_mpt_alibi_tensor" ? " (alibi_bias_max 8; heads not a power of two reordered)" : " (float32)");
   }
   const char* const note = "Far keys are penalised linearly; steep heads look locally, gentle heads far. Nothing is added to q or k, "
                 "so there is no table to run out of — but the penalty also means distant tokens are hard to attend to.";
@@ -101,16 +125,18 @@ namespace {
 
 std::string alibi_csv(const AppState& s, const Derived&) {
   std::ostringstream out;
-  const Eigen::ArrayXd slopes = pe::alibi_slopes(s.heads);
+  const Eigen::ArrayXd slopes = shown_slopes(s);
   out << "head,slope\n";
   for (Eigen::Index h = 0; h < slopes.size(); ++h) out << h + 1 << ',' << csv_number(slopes[h]) << "\n";
   return out.str();
 }
 
 std::vector<std::string> alibi_formula(const AppState& s, const Derived&) {
-  const auto slopes = pe::alibi_slopes(s.heads);
+  const Eigen::ArrayXd slopes = shown_slopes(s);
   const double m = slopes[std::clamp<long long>(s.head - 1, 0, s.heads - 1)];
-  return {"bias(i, j) = −m_h · (i − j) for j ≤ i;   m_h = 2^(−8h/H) (H a power of two; otherwise interleaved)",
+  const std::string rule = model_slopes_shown(s) ? s.model_encoding.alibi_rule + " (" + s.model_encoding.model_type + ")"
+                                                 : std::string("2^(−8h/H) (H a power of two; otherwise interleaved)");
+  return {"bias(i, j) = −m_h · (i − j) for j ≤ i;   m_h = " + rule,
           formatted("H = %lld, head %lld:  m = %.6g;  bias at distance 10 = %.4g", s.heads, s.head, m, -10 * m)};
 }
 

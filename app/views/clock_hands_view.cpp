@@ -239,6 +239,7 @@ const ViewInfo& clock_hands_view() {
       .csv = clock_hands_csv,
       .formula = clock_hands_formula,
       .animatable = kAnimatable,
+      .model_rope = true,
   };
   return info;
 }

@@ -205,6 +205,7 @@ const ViewInfo& common_mistake_view() {
       .csv = common_mistake_csv,
       .formula = common_mistake_formula,
       .animatable = kAnimatable,
+      .model_rope = true,
   };
   return info;
 }

@@ -256,6 +256,7 @@ const ViewInfo& compare_view() {
       .formula = scaling_formula,
       .animatable = kAnimatable,
       .hosts_views = true,
+      .model_rope = true,
   };
   return info;
 }

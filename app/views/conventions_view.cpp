@@ -244,6 +244,7 @@ const ViewInfo& conventions_view() {
       .csv = conventions_csv,
       .formula = conventions_formula,
       .animatable = kAnimatable,
+      .model_rope = true,
   };
   return info;
 }

@@ -289,6 +289,7 @@ const ViewInfo& extrapolation_view() {
       .csv = extrapolation_csv,
       .formula = extrapolation_formula,
       .animatable = kAnimatable,
+      .model_rope = true,
   };
   return info;
 }

@@ -12,6 +12,7 @@
 #include "pe/models/frameworks.hpp"
 #include "pe/models/inspection_text.hpp"
 #include "state/model_inspection.hpp"
+#include "views/model_family.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"
 
@@ -40,6 +41,31 @@ void section(const char* title) {
   ImGui::Spacing();
   ImGui::TextUnformatted(title);
   ImGui::Separator();
+}
+
+// A model that does not rotate: its family and parameters under their JSON keys (the rows of
+// `pe-viz inspect`), what its layers share, and its own view.
+void encoding_section(ViewContext& ctx, const pe::PositionEncodingInfo& e) {
+  section(formatted("Positional encoding: %s (not RoPE)", pe::to_string(e.family)).c_str());
+  const float em = ImGui::GetFontSize();
+  if (ImGui::BeginTable("##encoding", 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed, 16.0f * em);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    for (const auto& f : pe::position_encoding_fields(e)) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(f.key.c_str());
+      ImGui::TableNextColumn();
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextUnformatted(f.value.c_str());
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::EndTable();
+  }
+  if (ctx.show_widgets()) {
+    const std::string target = family_view(ctx.state);
+    if (target != "inspector" && ImGui::Button(("Show the " + target + " view").c_str())) ctx.state.view = target;
+  }
 }
 
 void diagnostics_table(const std::vector<pe::Diagnostic>& diagnostics, const char* id) {
@@ -173,7 +199,9 @@ void draw_inspector_view(ViewContext& ctx) {
   const std::string edits = edits_since_source(s, m);
   if (!edits.empty()) ImGui::TextColored(severity_color(pe::Severity::Warning), "Changed since loading: %s.", edits.c_str());
   ImGui::PopTextWrapPos();
-  if (in.valid) {
+  const bool rotary = in.loaded.encoding.rotates();
+  if (in.valid && !rotary) encoding_section(ctx, in.loaded.encoding);
+  if (in.valid && rotary) {
     section("Configuration");
     ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("θ %s, head_dim %lld, rotary dims %lld, max_position_embeddings %lld, pairs %s", pe::plain_number(c.theta).c_str(),
@@ -187,7 +215,16 @@ void draw_inspector_view(ViewContext& ctx) {
                     counts[1] == 1 ? "" : "s", counts[0], counts[0] == 1 ? "" : "s")
               .c_str());
   diagnostics_table(in.loaded.diagnostics, "##diagnostics");
-  if (in.valid) {
+  if (in.valid && !rotary) {
+    const pe::PositionEncodingInfo& e = in.loaded.encoding;
+    section(formatted("Layers: %lld%s (the layers view draws them)", e.num_hidden_layers + e.num_decoder_layers,
+                      e.num_decoder_layers ? formatted(" — %lld encoder, %lld decoder", e.num_hidden_layers, e.num_decoder_layers).c_str() : "")
+                .c_str());
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::BulletText("shared: %s", e.shared.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  if (in.valid && rotary) {
     section(formatted("Frameworks at length L = %lld (differences relative to transformers)", comparison_length(s)).c_str());
     try {
       frameworks_table(pe::compare_frameworks(c, comparison_length(s), in.frameworks));
@@ -214,7 +251,12 @@ std::string inspector_csv(const AppState& s, const Derived&) {
   out << "# " << csv_text(in.source) << (m.error.empty() ? "" : " (not readable: " + m.error + "; the state's configuration)") << "\n";
   out << "section,name,key,value,detail\n";
   const pe::RopeConfig& c = in.loaded.config;
-  if (in.valid) {
+  const bool rotary = in.loaded.encoding.rotates();
+  if (in.valid && !rotary)
+    for (const auto& f : pe::position_encoding_fields(in.loaded.encoding))
+      out << "encoding,," << csv_text(f.key) << ',' << csv_text(f.value) << ",\n";
+  if (in.valid && rotary) {
+    out << "encoding,,position_encoding,rope,\n";
     out << "config,,theta," << csv_number(c.theta, 17) << ",\n";
     out << "config,,head_dim," << c.head_dim << ",\n";
     out << "config,,rotary_dim," << c.rotary_dim() << ",\n";
@@ -224,7 +266,7 @@ std::string inspector_csv(const AppState& s, const Derived&) {
   }
   for (const auto& d : in.loaded.diagnostics)
     out << "diagnostic," << pe::to_string(d.severity) << ',' << csv_text(d.key) << ",," << csv_text(d.message) << "\n";
-  if (in.valid) {
+  if (in.valid && rotary) {
     const pe::FrameworkComparison cmp = pe::compare_frameworks(c, comparison_length(s), in.frameworks);
     for (const auto& r : cmp.results) {
       const std::string name = pe::to_string(r.framework);
@@ -253,6 +295,9 @@ std::string inspector_csv(const AppState& s, const Derived&) {
 std::vector<std::string> inspector_formula(const AppState& s, const Derived&) {
   const ModelInspection& m = model_inspection(s);
   std::string numbers = "source " + m.inspected.source;
+  if (m.inspected.valid && !m.inspected.loaded.encoding.rotates())
+    return {"position_encoding: the family transformers' modeling code gives this model_type (never RoPE by default)",
+            numbers + ":  " + pe::describe_position_encoding(m.inspected.loaded.encoding)};
   if (m.inspected.valid) {
     try {
       const pe::FrameworkComparison cmp = pe::compare_frameworks(m.inspected.loaded.config, comparison_length(s), m.inspected.frameworks);

@@ -159,12 +159,99 @@ const pe::LayerRow* layer_table(const AppState& s, const pe::LayerPlan& plan, bo
   return clicked;
 }
 
+// ---- A model that does not rotate (issue 33): what each layer of each stack holds.
+
+ImU32 role_color(pe::LayerPositionRole r) {
+  switch (r) {
+    case pe::LayerPositionRole::OwnsTable: return IM_COL32(235, 140, 40, 255);
+    case pe::LayerPositionRole::SharesTable: return IM_COL32(70, 140, 230, 255);
+    case pe::LayerPositionRole::SameBias: return IM_COL32(110, 185, 120, 255);
+    case pe::LayerPositionRole::NoPositions: return IM_COL32(150, 150, 150, 255);
+  }
+  return 0;
+}
+
+void stack_strip(const pe::StackPositions& stack, float width) {
+  const float em = ImGui::GetFontSize();
+  const std::size_t n = stack.layers.size();
+  ImGui::Text("%s%s%s: %zu layers, %s%s", stack.stack.empty() ? "" : stack.stack.c_str(), stack.stack.empty() ? "" : " ",
+              pe::to_string(stack.family), n, stack.input.empty() ? "nothing added to the input" : stack.input.c_str(),
+              stack.input.empty() ? "" : " added before layer 0");
+  if (n == 0) return;
+  // The input cell first (the table added to the embeddings), then one cell per layer.
+  const float input_w = stack.input.empty() ? 0.0f : 3.0f * em;
+  const float cell = std::max((width - input_w) / float(n), 2.0f);
+  const float h = 2.0f * em;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGui::InvisibleButton(("##strip-" + stack.stack).c_str(), {input_w + cell * float(n), h});
+  const bool hovered = ImGui::IsItemHovered();
+  if (input_w > 0) {
+    const bool learned = stack.input.rfind("learned", 0) == 0;
+    dl->AddRectFilled(at, {at.x + input_w - 2.0f, at.y + h},
+                      learned ? role_color(pe::LayerPositionRole::OwnsTable) : role_color(pe::LayerPositionRole::NoPositions));
+    dl->AddText({at.x + 0.3f * em, at.y + 0.45f * em}, IM_COL32(20, 20, 20, 255), "emb");
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const ImVec2 a(at.x + input_w + cell * float(i), at.y);
+    dl->AddRectFilled(a, {a.x + cell - (cell >= 6.0f ? 1.0f : 0.0f), a.y + h}, role_color(stack.layers[i]));
+  }
+  if (hovered) {
+    const float x = ImGui::GetIO().MousePos.x - at.x;
+    if (x < input_w) ImGui::SetTooltip("%s, added to the token embeddings before layer 0", stack.input.c_str());
+    else {
+      const std::size_t i = std::min(n - 1, std::size_t(std::max(0.0f, (x - input_w) / cell)));
+      ImGui::SetTooltip("%slayer %zu: %s", stack.stack.empty() ? "" : (stack.stack + " ").c_str(), i, pe::to_string(stack.layers[i]));
+    }
+  }
+  const long long step = std::max<long long>(1, (long long)std::ceil(3.0f * em / cell));
+  for (long long i = 0; i < (long long)n; i += step)
+    dl->AddText({at.x + input_w + cell * float(i), at.y + h + 0.2f * em}, ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                std::to_string(i).c_str());
+  ImGui::Dummy({1, 1.3f * em});
+}
+
+void draw_family_layers(ViewContext& ctx, const pe::PositionEncodingInfo& e) {
+  const std::vector<pe::StackPositions> stacks = pe::position_layer_roles(e);
+  for (const auto& stack : stacks) stack_strip(stack, ctx.size.x);
+  bool first = true;
+  for (pe::LayerPositionRole r : {pe::LayerPositionRole::OwnsTable, pe::LayerPositionRole::SharesTable,
+                                  pe::LayerPositionRole::SameBias, pe::LayerPositionRole::NoPositions}) {
+    bool used = false;
+    for (const auto& s : stacks) used = used || std::find(s.layers.begin(), s.layers.end(), r) != s.layers.end();
+    if (!used) continue;
+    if (!first) ImGui::SameLine(0, ImGui::GetFontSize());
+    first = false;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float t = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddRectFilled({p.x, p.y + t * 0.15f}, {p.x + t * 0.7f, p.y + t * 0.85f}, role_color(r));
+    ImGui::Dummy({t * 0.8f, t});
+    ImGui::SameLine();
+    ImGui::TextUnformatted(pe::to_string(r));
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextWrapped("Shared: %s.", e.shared.c_str());
+  ImGui::PopTextWrapPos();
+  teaching_note("RoPE models rotate q and k in every layer (their layer plan lists each layer's base and window). A model "
+                "that does not rotate keeps its positions elsewhere: in a table added to the input (GPT-2, BERT), in a "
+                "bias table one layer of each stack owns and the rest reuse (T5), or in a fixed bias every layer adds (ALiBi).");
+}
+
 }  // namespace
 
 void draw_layers_view(ViewContext& ctx) {
   AppState& s = ctx.state;
   const ModelInspection& m = model_inspection(s);
   const pe::LayerPlan& plan = m.inspected.plan;
+  const pe::PositionEncodingInfo& e = m.inspected.loaded.encoding;
+  if (m.inspected.valid && !e.rotates()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::Text("%s: %lld layer%s, positions %s (not RoPE)", m.inspected.source.c_str(), e.num_hidden_layers + e.num_decoder_layers,
+                e.num_hidden_layers + e.num_decoder_layers == 1 ? "" : "s", pe::to_string(e.family));
+    ImGui::PopTextWrapPos();
+    draw_family_layers(ctx, e);
+    return;
+  }
   ImGui::PushTextWrapPos(0.0f);
   ImGui::Text("%s: %zu layer%s%s", m.inspected.source.c_str(), plan.rows.size(), plan.rows.size() == 1 ? "" : "s",
               ctx.show_widgets() ? " — click a layer (or ← / →) to make its RoPE the current config" : "");
@@ -195,6 +282,17 @@ std::string layers_csv(const AppState& s, const Derived&) {
   const ModelInspection& m = model_inspection(s);
   const pe::LayerPlan& plan = m.inspected.plan;
   std::ostringstream out;
+  if (m.inspected.valid && !m.inspected.loaded.encoding.rotates()) {
+    const pe::PositionEncodingInfo& e = m.inspected.loaded.encoding;
+    out << "# " << csv_text(m.inspected.source) << ": positions " << pe::to_string(e.family) << "; shared: " << csv_text(e.shared) << "\n";
+    out << "stack,layer,family,positions\n";
+    for (const auto& stack : pe::position_layer_roles(e)) {
+      if (!stack.input.empty()) out << csv_text(stack.stack) << ",input," << pe::to_string(stack.family) << ',' << csv_text(stack.input) << "\n";
+      for (std::size_t i = 0; i < stack.layers.size(); ++i)
+        out << csv_text(stack.stack) << ',' << i << ',' << pe::to_string(stack.family) << ',' << csv_text(pe::to_string(stack.layers[i])) << "\n";
+    }
+    return out.str();
+  }
   out << "# " << csv_text(m.inspected.source) << ": " << plan.rows.size() << " layers\n";
   out << "layer,attention,rotary,theta,scaling,window,rotary_dims,qk_dims,current\n";
   for (const auto& r : plan.rows)
@@ -205,6 +303,10 @@ std::string layers_csv(const AppState& s, const Derived&) {
 }
 
 std::vector<std::string> layers_formula(const AppState& s, const Derived&) {
+  const pe::InspectedConfig& in = model_inspection(s).inspected;
+  if (in.valid && !in.loaded.encoding.rotates())
+    return {"layers that do not rotate: positions enter as an input table, a shared or per-layer bias table, or a fixed bias",
+            std::string(pe::to_string(in.loaded.encoding.family)) + ": " + in.loaded.encoding.shared};
   const pe::LayerPlan& plan = model_inspection(s).inspected.plan;
   std::string numbers;
   for (const auto& g : plan.groups())

@@ -13,6 +13,7 @@
 #include "state/weights_usage.hpp"
 #include "views/colormap_choice.hpp"
 #include "views/learned_trained.hpp"
+#include "views/model_family.hpp"
 #include "views/view.hpp"
 #include <sstream>
 #include "views/view_csv.hpp"
@@ -125,6 +126,19 @@ void draw_learned_view(ViewContext& ctx) {
     ImGui::TextWrapped("%s", error.c_str());
     ImGui::PopStyleColor();
     return;
+  }
+  // The loaded model's own table (issue 33), when it has one: its shape, read from its config.
+  const pe::PositionEncodingInfo& model = s.model_encoding;
+  if (model.family == pe::PositionEncodingFamily::LearnedAbsolute && model.positions > 0) {
+    const std::string who = model_label(s);
+    std::string shape = std::to_string(model.positions) + " positions × " + std::to_string(model.embedding_width);
+    if (model.position_offset > 0)
+      shape += ", position p in row p + " + std::to_string(model.position_offset) + " of " + std::to_string(model.table_rows);
+    if (model.encoder_family && *model.encoder_family != model.family) shape += " (the decoder's)";
+    const bool same = s.learned_max_len == model.positions && d == model.embedding_width;
+    ImGui::TextWrapped("%s (%s): a learned table of %s.%s", who.c_str(), model.model_type.c_str(), shape.c_str(),
+                       same ? " Drawn below in its shape with random values: the trained table comes from the weights."
+                            : " The panel's max_len / dim differ from it now.");
   }
   ImGui::Text("Parameters: max_len × d = %lld × %lld = %lld (initialised N(0, 0.02), seed %llu)", table->max_len(), d,
               table->parameter_count(), static_cast<unsigned long long>(s.seed));

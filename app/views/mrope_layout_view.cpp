@@ -445,6 +445,7 @@ const ViewInfo& mrope_layout_view() {
       .step = mrope_layout_step,
       .step_help = "mrope-layout: previous / next scheme",
       .animatable = kAnimatable,
+      .model_rope = true,
   };
   return info;
 }

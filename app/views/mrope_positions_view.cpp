@@ -533,6 +533,7 @@ const ViewInfo& mrope_positions_view() {
       .step = mrope_positions_step,
       .step_help = "mrope-positions: previous / next token",
       .animatable = kAnimatable,
+      .model_rope = true,
   };
   return info;
 }

@@ -254,6 +254,7 @@ const ViewInfo& relative_score_view() {
       .csv = relative_score_csv,
       .formula = relative_score_formula,
       .animatable = kAnimatable,
+      .model_rope = true,
   };
   return info;
 }

@@ -407,6 +407,7 @@ const ViewInfo& rope_2d_view() {
       .step = rope_2d_step,
       .step_help = "rope-2d: query patch −1 / +1 in reading order",
       .animatable = kAnimatable,
+      .model_rope = true,
   };
   return info;
 }

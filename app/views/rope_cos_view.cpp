@@ -19,6 +19,7 @@ const ViewInfo& rope_cos_view() {
       .csv = rope_cos_csv,
       .formula = rope_cos_formula,
       .animatable = kRopeTableAnimatable,
+      .model_rope = true,
   };
   return info;
 }

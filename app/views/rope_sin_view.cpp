@@ -19,6 +19,7 @@ const ViewInfo& rope_sin_view() {
       .csv = rope_sin_csv,
       .formula = rope_sin_formula,
       .animatable = kRopeTableAnimatable,
+      .model_rope = true,
   };
   return info;
 }

@@ -171,6 +171,7 @@ const ViewInfo& rope_spectrum_view() {
       .csv = rope_spectrum_csv,
       .formula = rope_spectrum_formula,
       .animatable = kAnimatable,
+      .model_rope = true,
   };
   return info;
 }

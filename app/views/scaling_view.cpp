@@ -129,6 +129,7 @@ const ViewInfo& scaling_view() {
       .csv = scaling_methods_csv,
       .formula = scaling_formula,
       .animatable = kAnimatable,
+      .model_rope = true,
   };
   return info;
 }

@@ -46,6 +46,9 @@ struct ViewInfo {
   std::span<const char* const> animatable = {};
   // Embeds another view (compare): not offered inside itself or in a grid cell.
   bool hosts_views = false;
+  // Draws the loaded model's RoPE (state.rope): when the model does not rotate (GPT-2, T5,
+  // BLOOM …) a banner above the view says so and names the model's own view (issue 33).
+  bool model_rope = false;
 };
 
 // All views in tab order. Registering a view is one line in view_registry.cpp.

@@ -557,3 +557,33 @@ TEST(PositionFamily, ThePresetsReadTheirPublishedConfigs) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(PositionFamily, WhatEachLayerHolds) {
+  using R = pe::LayerPositionRole;
+  const auto t5 = pe::position_layer_roles(family(published("t5-base")));
+  ASSERT_EQ(t5.size(), 2u);
+  EXPECT_EQ(t5[0].stack, "encoder");
+  EXPECT_EQ(t5[1].stack, "decoder");
+  for (const auto& s : t5) {
+    ASSERT_EQ(s.layers.size(), 12u);
+    EXPECT_EQ(s.layers[0], R::OwnsTable);  // block 0's relative_attention_bias
+    for (std::size_t i = 1; i < 12; ++i) EXPECT_EQ(s.layers[i], R::SharesTable) << i;
+  }
+  const auto umt5 = pe::position_layer_roles(family(R"({"model_type": "umt5", "num_layers": 8})"));
+  for (const auto& s : umt5)
+    for (R r : s.layers) EXPECT_EQ(r, R::OwnsTable);
+  const auto gpt2 = pe::position_layer_roles(family(published("gpt2")));
+  ASSERT_EQ(gpt2.size(), 1u);
+  EXPECT_EQ(gpt2[0].input, "learned table");
+  EXPECT_EQ(gpt2[0].layers, std::vector<R>(12, R::NoPositions));
+  const auto whisper = pe::position_layer_roles(family(published("whisper-small")));
+  ASSERT_EQ(whisper.size(), 2u);
+  EXPECT_EQ(whisper[0].input, "fixed sinusoidal table");
+  EXPECT_EQ(whisper[1].input, "learned table");
+  EXPECT_EQ(pe::position_layer_roles(family(published("bloom-560m")))[0].layers, std::vector<R>(24, R::SameBias));
+  EXPECT_TRUE(pe::position_layer_roles(pe::load_preset_diagnosed("llama-3.1-8b").encoding).empty());
+}
+
+}  // namespace

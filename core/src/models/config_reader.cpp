@@ -12,6 +12,7 @@
 #include <string>
 
 #include "config_reading.hpp"
+#include "position_families.hpp"
 #include "pe/base/errors.hpp"
 
 namespace pe::detail {
@@ -122,6 +123,9 @@ void read_model_type(ConfigReading& rd) {
     if (defs)
       n.info(block.key("model_type"), "\"" + model_type + "\": keys this file leaves out take the defaults of " +
                                           defs->config_class);
+    else if (const FamilyEntry* f = family_entry(model_type))
+      n.info(block.key("model_type"), "\"" + model_type + "\": keys this file leaves out take the defaults of " +
+                                          f->config_class);
     else
       n.info(block.key("model_type"), "\"" + model_type + "\": no config-class defaults known to pe-viz; keys this "
                                           "file leaves out take transformers' generic defaults");

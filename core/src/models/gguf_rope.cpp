@@ -78,6 +78,17 @@ constexpr std::array kNeox = {"falcon",      "falcon-h1",     "grok",          "
                               "pangu-embedded", "afmoe",      "laguna",        "qwen3next",    "mimo2",      "step35",
                               "talkie",      "mellum"};
 constexpr std::array kMRope = {"qwen2vl", "paddleocr"};
+
+// What positions the architectures llama.cpp runs without RoPE have instead (its graphs:
+// llm_build_gpt2 / bloom / mpt / t5 / jina-bert-v2), for the refusal's message.
+std::string non_rope_family_hint(const std::string& arch) {
+  if (arch == "gpt2") return "; its positions are a learned table (position_embd): open its config.json for the family";
+  if (arch == "bloom" || arch == "mpt" || arch == "jina-bert-v2")
+    return "; its positions are ALiBi biases: open its config.json for the heads and slopes";
+  if (arch == "t5" || arch == "t5encoder")
+    return "; its positions are T5's bucketed relative bias: open its config.json for the buckets";
+  return "";
+}
 constexpr std::array kIMRope = {"qwen3vl", "qwen3vlmoe", "qwen35", "qwen35moe"};
 
 template <std::size_t N>
@@ -350,7 +361,8 @@ void read_architecture(Mapping& m, const std::string& stem) {
   out.rope_mode = gguf_rope_mode(arch, has_sections);
   if (out.rope_mode == GgufRopeMode::None)
     throw GgufError("general.architecture", arch_kv->offset,
-                    "\"" + arch + "\": llama.cpp runs this architecture without RoPE (llama_model_rope_type → LLAMA_ROPE_TYPE_NONE)");
+                    "\"" + arch + "\": llama.cpp runs this architecture without RoPE (llama_model_rope_type → LLAMA_ROPE_TYPE_NONE)" +
+                        non_rope_family_hint(arch));
   // llama_model_rope_type lists bert with the NEOX models, but its graph (llm_build_bert) adds
   // the learned position_embd rows and ropes only nomic-bert / jina-bert-v3: BERT does not rotate.
   if (arch == "bert")

@@ -54,4 +54,81 @@ std::string describe_layer(const LayerRow& r) {
   return out;
 }
 
+std::vector<EncodingField> position_encoding_fields(const PositionEncodingInfo& e) {
+  using F = PositionEncodingFamily;
+  std::vector<EncodingField> out;
+  auto add = [&](const char* k, std::string v) { out.push_back({k, std::move(v)}); };
+  auto num = [&](const char* k, long long v) { add(k, std::to_string(v)); };
+  auto flag = [&](const char* k, bool v) { add(k, v ? "true" : "false"); };
+  add("position_encoding", to_string(e.family));
+  if (e.encoder_family) add("encoder_position_encoding", to_string(*e.encoder_family));
+  if (!e.model_type.empty()) add("model_type", e.model_type);
+  if (e.hidden_size) num("hidden_size", e.hidden_size);
+  if (e.num_attention_heads) num("num_attention_heads", e.num_attention_heads);
+  if (e.head_dim) num("head_dim", e.head_dim);
+  if (e.num_hidden_layers) num("num_hidden_layers", e.num_hidden_layers);
+  if (e.num_decoder_layers) num("num_decoder_layers", e.num_decoder_layers);
+  const bool table = e.family == F::LearnedAbsolute || e.family == F::Sinusoidal ||
+                     (e.family == F::DebertaRelative && e.position_biased_input);
+  if (e.max_position_embeddings) num("max_position_embeddings", e.max_position_embeddings);
+  if (table) {
+    num("position_offset", e.position_offset);
+    num("table_rows", e.table_rows);
+    num("positions", e.positions);
+    num("embedding_width", e.embedding_width);
+  }
+  if (e.encoder_max_position_embeddings) num("encoder_max_position_embeddings", e.encoder_max_position_embeddings);
+  if (e.num_patches) {
+    num("image_size", e.image_size);
+    num("patch_size", e.patch_size);
+    num("num_patches", e.num_patches);
+    flag("class_token", e.class_token);
+  }
+  switch (e.family) {
+    case F::T5RelativeBias:
+      num("relative_attention_num_buckets", e.relative_attention_num_buckets);
+      num("relative_attention_max_distance", e.relative_attention_max_distance);
+      flag("bias_per_layer", e.bias_per_layer);
+      break;
+    case F::DebertaRelative: {
+      num("position_buckets", e.position_buckets);
+      num("max_relative_positions", e.max_relative_positions);
+      flag("position_biased_input", e.position_biased_input);
+      std::string types;
+      for (const auto& t : e.pos_att_type) types += (types.empty() ? "" : "|") + t;
+      add("pos_att_type", types.empty() ? "(none)" : types);
+      break;
+    }
+    case F::RelativeKey:
+    case F::RelativeKeyQuery:
+      num("table_rows", e.table_rows);
+      num("embedding_width", e.embedding_width);
+      break;
+    case F::Alibi: {
+      add("alibi_rule", e.alibi_rule);
+      if (e.alibi_bias_max > 0) add("alibi_bias_max", plain_number(e.alibi_bias_max));
+      std::string s;
+      const std::size_t n = e.alibi_slopes.size();
+      for (std::size_t h = 0; h < n; ++h) {
+        if (n > 8 && h == 4) {
+          s += ", … (" + std::to_string(n - 8) + " more)";
+          h = n - 4;
+        }
+        s += (s.empty() ? "" : ", ") + format_double(e.alibi_slopes[h]);
+      }
+      add("alibi_slopes", "[" + s + "]");
+      break;
+    }
+    case F::TransformerXl:
+      num("mem_len", e.mem_len);
+      num("clamp_len", e.clamp_len);
+      break;
+    default: break;
+  }
+  if (!e.shared.empty()) add("shared", e.shared);
+  if (!e.config_class.empty()) add("config_class", e.config_class);
+  if (!e.modeling.empty()) add("modeling", e.modeling);
+  return out;
+}
+
 }  // namespace pe

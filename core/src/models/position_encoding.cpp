@@ -1,6 +1,7 @@
 // Family names, the models' own ALiBi slope rules and the one-line summary.
 #include "pe/models/position_encoding.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -108,6 +109,12 @@ std::vector<double> mpt_alibi_slopes(long long heads, double alibi_bias_max) {
 
 namespace {
 
+bool has_key(const PositionEncodingInfo& info, const std::string& param) {
+  for (const auto& kv : info.keys)
+    if (kv.first == param) return true;
+  return false;
+}
+
 std::string key_of(const PositionEncodingInfo& info, const std::string& param) {
   for (const auto& [p, k] : info.keys)
     if (p == param) return k;
@@ -128,7 +135,8 @@ std::string describe_position_encoding(const PositionEncodingInfo& i) {
              " patches" + (i.class_token ? " + the class token" : "") + ") × " + std::to_string(i.embedding_width);
       else if (i.positions > 0)
         s += ": " + std::to_string(i.positions) + " positions × " + std::to_string(i.embedding_width) + " (" +
-             key_of(i, "max_position_embeddings") + ", " + key_of(i, "embedding_width") + ")";
+             key_of(i, "max_position_embeddings") + ", " +
+             (has_key(i, "embedding_size") ? key_of(i, "embedding_size") : key_of(i, "hidden_size")) + ")";
       if (i.position_offset > 0)
         s += "; position p is row p + " + std::to_string(i.position_offset) + " of " + std::to_string(i.table_rows);
       break;
@@ -155,6 +163,56 @@ std::string describe_position_encoding(const PositionEncodingInfo& i) {
   }
   if (i.encoder_family) s += std::string("; encoder: ") + to_string(*i.encoder_family);
   return s;
+}
+
+const char* to_string(LayerPositionRole role) {
+  switch (role) {
+    case LayerPositionRole::OwnsTable: return "owns position parameters";
+    case LayerPositionRole::SharesTable: return "uses its stack's shared table";
+    case LayerPositionRole::SameBias: return "adds the same fixed bias";
+    case LayerPositionRole::NoPositions: return "no position parameters";
+  }
+  return "";
+}
+
+namespace {
+
+StackPositions stack_of(const PositionEncodingInfo& e, PositionEncodingFamily f, const std::string& name, long long layers) {
+  using F = PositionEncodingFamily;
+  using R = LayerPositionRole;
+  StackPositions s{name, f, "", {}};
+  const long long n = std::max<long long>(layers, 0);
+  s.layers.assign(static_cast<std::size_t>(n), R::NoPositions);
+  switch (f) {
+    case F::LearnedAbsolute: s.input = "learned table"; break;
+    case F::Sinusoidal: s.input = "fixed sinusoidal table"; break;
+    case F::Alibi: std::fill(s.layers.begin(), s.layers.end(), R::SameBias); break;
+    case F::T5RelativeBias:
+      // T5Stack: only block 0 has_relative_attention_bias; the later blocks reuse its position_bias.
+      std::fill(s.layers.begin(), s.layers.end(), e.bias_per_layer ? R::OwnsTable : R::SharesTable);
+      if (!s.layers.empty()) s.layers.front() = R::OwnsTable;
+      break;
+    case F::RelativeKey:
+    case F::RelativeKeyQuery: std::fill(s.layers.begin(), s.layers.end(), R::OwnsTable); break;
+    case F::DebertaRelative:
+    case F::TransformerXl:
+      std::fill(s.layers.begin(), s.layers.end(), R::SharesTable);
+      if (e.position_biased_input) s.input = "learned table";
+      break;
+    case F::Rope:
+    case F::None: break;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<StackPositions> position_layer_roles(const PositionEncodingInfo& e) {
+  if (e.rotates()) return {};
+  if (e.encoder_family)
+    return {stack_of(e, *e.encoder_family, "encoder", e.num_hidden_layers),
+            stack_of(e, e.family, "decoder", e.num_decoder_layers)};
+  return {stack_of(e, e.family, "", e.num_hidden_layers)};
 }
 
 }  // namespace pe

@@ -3,6 +3,7 @@
 // shared by `pe-viz inspect` and the inspector and layers views (the same words in both).
 #include "pe/models/module_guard.hpp"
 #include <string>
+#include <vector>
 
 #include "pe/models/config.hpp"
 #include "pe/models/layer_plan.hpp"
@@ -16,5 +17,16 @@ std::string describe_scaling(const RopeConfig& c);
 // "sliding_attention (window 1024), RoPE θ 10000, default, 128 of 128 q/k dims rotate" or
 // "full_attention, no positional encoding (NoPE)".
 std::string describe_layer(const LayerRow& r);
+
+// A model's positional encoding as (key, value) text rows, in reading order, under the JSON
+// keys of `dump --config` / `inspect --json` ("position_encoding", "max_position_embeddings",
+// "relative_attention_num_buckets", ...), only those its family has: the inspector and layers
+// views, `inspect` and the inspector's CSV all print these. Long lists (alibi_slopes) are
+// shortened to their first and last values.
+struct EncodingField {
+  std::string key;
+  std::string value;
+};
+std::vector<EncodingField> position_encoding_fields(const PositionEncodingInfo& e);
 
 }  // namespace pe

@@ -113,4 +113,21 @@ std::vector<double> mpt_alibi_slopes(long long heads, double alibi_bias_max = 8.
 // A one-line summary: "learned-absolute: 1024 positions × 768 (n_positions, n_embd)".
 std::string describe_position_encoding(const PositionEncodingInfo& info);
 
+// What each layer holds of the positions, stack by stack (the layers view's strips).
+enum class LayerPositionRole {
+  OwnsTable,       // this layer has its own position parameters (T5's block 0, UMT5's every block, BERT relative keys)
+  SharesTable,     // uses a table held elsewhere in its stack (T5's later blocks, DeBERTa's rel_embeddings, Transformer-XL's R)
+  SameBias,        // adds the same fixed bias as every layer, nothing trained (ALiBi)
+  NoPositions,     // sees positions only through what was added to the input
+};
+const char* to_string(LayerPositionRole role);
+struct StackPositions {
+  std::string stack;                     // "decoder", "encoder", or "" for a single stack
+  PositionEncodingFamily family;
+  std::string input;                     // what is added before the first layer: "learned table", "fixed sinusoidal table", ""
+  std::vector<LayerPositionRole> layers;
+};
+// The encoder first for encoder–decoder models. Empty for RoPE (its layer plan says more).
+std::vector<StackPositions> position_layer_roles(const PositionEncodingInfo& e);
+
 }  // namespace pe
