@@ -26,4 +26,5 @@ run export --view walkthrough --walkthrough-step 3 --light --size $size -o "$OUT
 # Issue 32: two of the relative-position views, larger (four plots each).
 run export --view distance-bias --training-length 512 --length 2048 --causal --size 1280x800 -o "$OUT/distance-bias.png"
 run export --view t5-bias --length 256 --position 16 --heads 12 --size 1280x800 -o "$OUT/t5-bias.png"
+run export --view learned --weights "$ROOT/tests/data/makemore-tr" --size 1600x1000 -o "$OUT/learned-makemore-tr.png"
 ls -l "$OUT"/*.png

@@ -203,7 +203,15 @@ int run_weights_command(int argc, char** argv) {
 }
 
 int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& err) {
-  CLI::App cli{"Which rotary frequencies a trained model's q/k weights use (Barbero et al., ICLR 2025). Only W_q and W_k are read, "
+  CLI::App cli{"What training made of a model's positions. A model that rotates q and k: which rotary frequencies its q/k weights use "
+               "(Barbero et al., ICLR 2025); a model that does not (GPT-2, BERT, RoBERTa, OPT, BART, Whisper, ViT, CLIP, T5, UMT5, "
+               "DeBERTa, ...): its trained position tensors instead — the learned absolute table (wpe.weight, "
+               "embeddings.position_embeddings.weight, embed_positions.weight with OPT's and BART's 2 offset rows or RoBERTa's "
+               "padding_idx + 1 dropped), T5's relative_attention_bias [num_buckets, heads] per stack (UMT5: per layer), DeBERTa's "
+               "rel_embeddings (after the encoder's LayerNorm when norm_rel_ebd says so), with the cosine similarity of positions, "
+               "the principal components and each dimension's frequency content of a learned table; --json prints them (keys: "
+               "position_embeddings [position][dim], relative_attention_bias {encoder, decoder} [bucket][head], ...). Only those "
+               "tensors, or W_q and W_k, are read, "
                "memory-mapped: safetensors (one file or sharded; F32, F16, BF16, and F8_E4M3 / F8_E5M2 with their block scales, "
                "…weight_scale_inv, as DeepSeek-V3/R1 and Kimi K2 ship them, the block size from config.json's "
                "quantization_config.weight_block_size) or GGUF (F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, IQ4_NL, Q2_K, Q3_K, "
@@ -231,7 +239,13 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
                "[layer][head], k_nonrotary_norms [layer][kv_head], summary [per layer: qk, total, share_fastest, share_middle, "
                "share_slowest, pairs_beyond_context, nonrotary_qk, ...], bytes_read, notes. Norms are of the stored values "
                "(a quantised GGUF's dequantised values; FP8 values times their block scales), summed in double. A layer "
-               "without q/k weights has empty arrays.");
+               "without q/k weights has empty arrays. A model that does not rotate prints its position tensors instead: "
+               "source, config, model_type, position_encoding, encoder_position_encoding, position_embeddings [position][dim] "
+               "(offset rows dropped, said in notes), encoder_position_embeddings, vision_position_embeddings, "
+               "relative_attention_bias {\"encoder\": [bucket][head], \"decoder\": [bucket][head]} (a stack the model lacks is "
+               "absent; UMT5: layer 0's, every layer's in relative_attention_bias_per_layer [layer][bucket][head]), "
+               "relative_attention_num_buckets, relative_attention_max_distance, rel_embeddings [row][dim], tensors, analysis "
+               "{similarity_by_distance, principal_components, spectra}, bytes_read, notes.");
   cli.add_option("--csv", csv_path,
                  "Also write the norms to FILE as one tidy table for pandas (pd.read_csv(FILE)) or R, a row per (layer, kind, "
                  "head, pair): layer, kind (q | k | q_nonrotary | k_nonrotary), head, kv_head (the key head a query head "
@@ -245,6 +259,7 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
   cli.footer("Exit codes: 0 read; 1 the weights could not be read (the message names the file and the tensor); 2 bad command "
              "line. A progress line goes to stderr when it is a terminal.\n\nExamples:\n"
              "  pe-viz weights --model tests/data/stories260K\n"
+             "  pe-viz weights --model tests/data/makemore-tr --json > positions.json   (a GPT: its learned table)\n"
              "  pe-viz weights --model Qwen/Qwen3-8B --json > usage.json\n"
              "  pe-viz weights --gguf model.Q4_K_M.gguf --csv usage.csv --layer 12");
   try {
@@ -270,6 +285,11 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
     return 1;
   }
   const long long layers = opened.model.shape.num_hidden_layers;
+  if (layer && !opened.rotary()) {
+    err << "pe-viz weights: --layer: " << opened.encoding.model_type << " does not rotate q and k: there are no per-layer q/k norms "
+        << "(its position tensors are read whole)\n";
+    return 2;
+  }
   if (layer && *layer >= layers) {
     err << "pe-viz weights: --layer: " << *layer << " is not a layer of " << source << " (it has " << layers << ": 0 ... " << layers - 1
         << ")\n";
@@ -300,6 +320,11 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
     err << "pe-viz weights: " << (w.error.empty() ? std::string("cancelled") : w.error) << "\n";
     return 1;
   }
+  if (csv_path && !w.rotary) {
+    err << "pe-viz weights: --csv: " << w.encoding.model_type << " does not rotate: there are no q/k pair norms to write (--json has its "
+        << "position tensors)\n";
+    return 2;
+  }
   if (csv_path) {
     try {
       const std::string text = weights_csv(w);
@@ -308,6 +333,10 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
       err << "pe-viz weights: --csv: " << e.what() << "\n";
       return 1;
     }
+  }
+  if (!w.rotary) {
+    out << (as_json ? positions_json(w) + "\n" : positions_text(w));
+    return 0;
   }
   out << (as_json ? weights_json(w) + "\n" : weights_text(w, layer.has_value()));
   return 0;

@@ -19,9 +19,24 @@
 
 namespace app {
 
-// The documents the command prints (for tests).
+// The documents the command prints (for tests). For a model that rotates: the frequency usage
+// (weights_text / weights_json); for one that does not (usage.rotary false): its trained
+// position tensors (positions_text / positions_json, cli/weights_positions.cpp), never a
+// frequency usage. JSON keys of the latter: source, config, model_type, position_encoding
+// (encoder_position_encoding for encoder–decoder models), position_embeddings
+// [position][dim] (offset rows dropped, said in notes), encoder_position_embeddings,
+// vision_position_embeddings, relative_attention_bias {"encoder": [bucket][head], "decoder":
+// [bucket][head]} (a stack the model lacks is absent; UMT5: layer 0's table, and every
+// layer's in relative_attention_bias_per_layer {"encoder": [layer][bucket][head], ...}),
+// relative_attention_num_buckets, relative_attention_max_distance, rel_embeddings [row][dim]
+// (DeBERTa; row r is bucket r − rel_embeddings_att_span; rel_embeddings_layer_norm), tensors
+// [{key, tensor, file, dtype, shape, offset_rows}], analysis {table, similarity_stride,
+// similarity_by_distance, principal_components {variance, variance_share, scores
+// [position][component]}, spectra {frequency, dominant_frequency [dim]}}, bytes_read, notes.
 std::string weights_text(const WeightsUsage& usage, bool per_head);
 std::string weights_json(const WeightsUsage& usage);
+std::string positions_text(const WeightsUsage& usage);
+std::string positions_json(const WeightsUsage& usage);
 
 // argv[0] is "weights". Writes to std::cout / std::cerr.
 int run_weights_command(int argc, char** argv);

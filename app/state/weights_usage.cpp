@@ -7,6 +7,7 @@
 #include <limits>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -19,6 +20,7 @@
 #include "pe/weights/byte_source.hpp"
 #include "pe/weights/weights_error.hpp"
 #include "platform/frame_pacing.hpp"
+#include "state/app_state.hpp"
 
 namespace app {
 
@@ -86,17 +88,59 @@ WeightsUsage unread(const std::string& source, std::string error, bool cancelled
 }
 }  // namespace
 
+std::optional<TrainedTableAnalysis> analyse_trained_table(const pe::TrainedPositions& positions) {
+  const pe::LearnedPositionTable* t = positions.position_embeddings ? &*positions.position_embeddings
+                                      : positions.encoder_position_embeddings ? &*positions.encoder_position_embeddings
+                                                                              : nullptr;
+  if (!t || t->values.rows() < 2) return std::nullopt;
+  TrainedTableAnalysis a;
+  a.role = positions.position_embeddings ? "position_embeddings" : "encoder_position_embeddings";
+  const pe::MatrixF table = t->values.matrix();
+  const long long P = table.rows();
+  a.stride = (P + kMaxSimilarityPositions - 1) / kMaxSimilarityPositions;
+  if (a.stride == 1) {
+    a.similarity = pe::position_cosine_similarity(table);
+  } else {
+    pe::MatrixF sampled((P + a.stride - 1) / a.stride, table.cols());
+    for (Eigen::Index r = 0; r < sampled.rows(); ++r) sampled.row(r) = table.row(r * a.stride);
+    a.similarity = pe::position_cosine_similarity(sampled);
+  }
+  a.similarity_by_distance = pe::mean_similarity_by_distance(a.similarity);
+  a.components = pe::position_principal_components(table, kTrainedComponents);
+  a.spectra = pe::dimension_spectra(table);
+  return a;
+}
+
+namespace {
+
+// What training made of a model that does not rotate: its position tensors and, for a learned
+// table, their analysis. `keep_going` false stops the reading (cancelled).
+void read_positions(const pe::OpenedWeights& opened, WeightsUsage& out, const std::function<bool()>& keep_going) {
+  out.positions = pe::read_trained_positions(*opened.tensors, opened.position_spec, keep_going);
+  out.analysis = analyse_trained_table(out.positions);
+}
+
+}  // namespace
+
 WeightsUsage measure_opened(const pe::OpenedWeights& opened, const std::string& source, const pe::WeightsReadOptions& options) {
   static std::atomic<unsigned long long> readings{0};
   WeightsUsage out;
   out.source = source;
   out.serial = ++readings;
   out.config = opened.config_path.string();
+  out.encoding = opened.encoding;
+  out.rotary = opened.rotary();
   try {
     const auto start = std::chrono::steady_clock::now();
-    out.usage = pe::measure_frequency_usage(*opened.tensors, opened.model, options);
+    if (out.rotary) {
+      out.usage = pe::measure_frequency_usage(*opened.tensors, opened.model, options);
+    } else {
+      // No q/k rotation to measure: the progress callback only says whether to go on.
+      pe::WeightsProgress none;
+      read_positions(opened, out, [&] { return !options.progress || options.progress(none); });
+    }
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out.summary = pe::summarize_usage(out.usage);
+    if (out.rotary) out.summary = pe::summarize_usage(out.usage);
   } catch (const pe::WeightsCancelled&) {
     out.cancelled = true;
   } catch (const std::exception& e) {
@@ -299,6 +343,24 @@ std::string weights_csv(const WeightsUsage& w) {
     }
   }
   return out;
+}
+
+const WeightsUsage* loaded_weights(const AppState& state, bool wait) {
+  if (state.weights.empty()) return nullptr;
+  const WeightsStatus st = weights_status(state.weights, wait);
+  return st.result && st.result->ok() ? st.result : nullptr;
+}
+
+const pe::T5StackTables* loaded_t5_stack(const AppState& state, bool decoder, bool wait) {
+  const WeightsUsage* w = loaded_weights(state, wait);
+  if (!w) return nullptr;
+  const auto& stack = decoder ? w->positions.decoder_bias : w->positions.encoder_bias;
+  return stack ? &*stack : nullptr;
+}
+
+const pe::T5StackBias* loaded_t5_bias(const AppState& state, bool decoder, bool wait) {
+  const pe::T5StackTables* s = loaded_t5_stack(state, decoder, wait);
+  return s ? &s->bias : nullptr;
 }
 
 std::string byte_count(std::uint64_t bytes) {

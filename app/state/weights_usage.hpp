@@ -8,8 +8,12 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
+#include "pe/analysis/position_table_analysis.hpp"
 #include "pe/weights/frequency_usage.hpp"
 #include "pe/weights/open_weights.hpp"
+#include "pe/weights/position_tensors.hpp"
 
 namespace app {
 
@@ -26,15 +30,36 @@ pe::OpenedWeights open_gguf_source(const std::string& path);
 // *.safetensors.index.json (a .gguf is both: its config and its weights).
 bool is_weights_path(const std::string& path);
 
+// What a learned position table holds (pe/analysis/position_table_analysis.hpp), computed
+// once when the table is read (on the reading's thread in the GUI): the views draw it.
+struct TrainedTableAnalysis {
+  std::string role;       // "position_embeddings" or "encoder_position_embeddings" (the table analysed)
+  long long stride = 1;   // positions 0, stride, 2·stride, ... (1: all) when the similarity would be too large
+  pe::TableF similarity;  // positions/stride × positions/stride cosine similarities
+  Eigen::VectorXd similarity_by_distance;  // mean similarity at distance 0, 1, 2, ... (in sampled positions)
+  pe::PositionComponents components;       // the leading kTrainedComponents
+  pe::DimensionSpectra spectra;            // each dimension's amplitude over frequency
+};
+inline constexpr long long kTrainedComponents = 8;
+// The similarity is computed on at most this many positions (a stride over longer tables).
+inline constexpr long long kMaxSimilarityPositions = 4096;
+
 // One measured model: the numbers, their per-layer summary, and how the read went.
 struct WeightsUsage {
   std::string source;  // as given (a path or ORG/NAME)
   std::string config;  // the config.json read ("" for GGUF)
   std::string error;   // why it could not be read ("" when it was)
   bool cancelled = false;
+  // The model's positional encoding. A model that rotates gets the frequency usage (`usage`,
+  // `summary`); one that does not (GPT-2, BERT, T5, DeBERTa, ...) gets its trained position
+  // tensors instead (`positions`, `analysis`) and never a frequency usage.
+  pe::PositionEncodingInfo encoding;
+  bool rotary = true;
+  pe::TrainedPositions positions;
+  std::optional<TrainedTableAnalysis> analysis;
   pe::FrequencyUsage usage;
   std::vector<pe::LayerUsage> summary;  // summarize_usage(usage)
-  double seconds = 0.0;                 // reading the q/k weights
+  double seconds = 0.0;                 // reading the q/k (or position) weights
   unsigned long long serial = 0;        // a number no other reading in this process has (caches key on it)
   bool ok() const { return error.empty() && !cancelled; }
 };
@@ -71,6 +96,24 @@ void forget_weights(const std::string& source);
 // whether it exceeds the training context. Numbers with 17 significant digits.
 std::string weights_csv_header();
 std::string weights_csv(const WeightsUsage& usage);
+
+// The analysis of the model's learned table (its only or decoder's, else its encoder's);
+// nullopt when it has none. Throws what core throws (a table over the memory budget).
+std::optional<TrainedTableAnalysis> analyse_trained_table(const pe::TrainedPositions& positions);
+
+// The trained T5 bias of the model at state.weights for one stack (decoder: the causal one;
+// the t5-bias view passes state.causal), once its reading has finished; nullptr while nothing
+// is loaded, while it is being read, when it failed, or when the model has no such stack (a
+// T5EncoderModel has no decoder). The stack's params are the model's (num_buckets,
+// max_distance, causal), its tensors and file say where it came from; its tables are not
+// `illustrative`. Asking starts the reading when it has not started; `wait` (exports, CSV)
+// finishes it first. Call from the GUI thread.
+struct AppState;
+const pe::T5StackTables* loaded_t5_stack(const AppState& state, bool decoder, bool wait = false);
+const pe::T5StackBias* loaded_t5_bias(const AppState& state, bool decoder, bool wait = false);
+// The finished reading of state.weights (nullptr while none, or still reading, or failed),
+// for views that draw what it holds; its `serial` changes with every reading (cache keys).
+const WeightsUsage* loaded_weights(const AppState& state, bool wait = false);
 
 // Formatting shared by the CLI and the view.
 std::string byte_count(std::uint64_t bytes);  // "1.25 GiB", "120 KiB", "512 bytes"

@@ -1,23 +1,67 @@
 #include "ui/weights_drop.hpp"
 
+#include <filesystem>
+
+#include "pe/models/config.hpp"
+#include "pe/models/gguf.hpp"
+#include "pe/weights/byte_source.hpp"
+#include "pe/weights/position_tensors.hpp"
 #include "state/weights_usage.hpp"
+#include "views/view.hpp"
 
 namespace app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The dropped model's positional encoding, from its config.json (beside the weights) or its
+// GGUF header; nullopt when that cannot be read (the reading will say why).
+std::optional<pe::PositionEncodingInfo> encoding_of(const std::string& path, bool gguf) {
+  try {
+    if (gguf) return pe::gguf_position_encoding(pe::parse_gguf(pe::map_file(path)->bytes(), path));
+    std::error_code ec;
+    const fs::path folder = fs::is_directory(path, ec) ? fs::path(path) : fs::path(path).parent_path();
+    const fs::path config = (folder.empty() ? fs::path(".") : folder) / "config.json";
+    if (!fs::exists(config, ec)) return std::nullopt;
+    return pe::parse_hf_config_diagnosed(pe::read_config_text(config), config.string()).encoding;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// Where the model's trained positions are drawn: the learned table, T5's bias, or (for a
+// model that rotates, and whatever else) the frequency usage, which says what a model that
+// does not rotate has instead.
+std::string view_for(const pe::PositionEncodingInfo& e) {
+  using F = pe::PositionEncodingFamily;
+  const auto is = [&](F f) { return e.family == f || e.encoder_family == f; };
+  if (is(F::LearnedAbsolute) || is(F::Sinusoidal)) return "learned";
+  if (is(F::T5RelativeBias) && find_view("t5-bias")) return "t5-bias";
+  return "frequency-usage";
+}
+
+}  // namespace
 
 bool open_dropped_weights(AppState& state, const std::string& path, StatusLine& status, double now) {
   const bool gguf = is_gguf_path(path);
   if (!gguf && !is_weights_path(path)) return false;
+  const auto encoding = encoding_of(path, gguf);
+  const bool rotary = !encoding || encoding->rotates();
   // Read afresh: the same path dropped again may hold other weights now. The view reads it on
   // a worker thread and shows the progress, or the reason it cannot.
   forget_weights(path);
   state.weights = path;
   state.weights_layer = 0;
-  state.view = "frequency-usage";
-  status.text = "Reading the q/k weights of " + path + " (frequency-usage view)";
+  state.view = rotary ? "frequency-usage" : view_for(*encoding);
+  status.text = rotary ? "Reading the q/k weights of " + path + " (frequency-usage view)"
+                       : "Reading the position tensors of " + path + " (" + state.view + " view)";
   status.error = false;
   status.shown_at = now;
   status.progress = -1.0f;
-  return !gguf;
+  // A .gguf of a rotary model is its configuration too (loaded next by the caller); one
+  // without RoPE has no RoPE configuration to load.
+  return !gguf || !rotary;
 }
 
 }  // namespace app

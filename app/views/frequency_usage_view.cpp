@@ -380,6 +380,27 @@ void failed(ViewContext& ctx, const WeightsUsage& w) {
   how_to_load(ctx, "Weights this view reads:");
 }
 
+// A model that does not rotate has no rotary frequencies to measure: say what it has
+// instead and where its trained position tensors are drawn.
+void not_rotary(ViewContext& ctx, const WeightsUsage& w) {
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::Text("%s: model_type %s does not rotate q and k — its positions are %s. There is no frequency usage to measure.",
+              w.source.c_str(), w.encoding.model_type.c_str(), describe_position_encoding(w.encoding).c_str());
+  const pe::TrainedPositions& t = w.positions;
+  const bool learned = t.position_embeddings || t.encoder_position_embeddings || t.vision_position_embeddings;
+  const bool bias = t.encoder_bias || t.decoder_bias;
+  if (learned || bias)
+    ImGui::TextDisabled("Its trained position tensors were read (%s): see the %s view.", byte_count(t.bytes_read).c_str(),
+                        learned ? "learned" : "t5-bias");
+  ImGui::PopTextWrapPos();
+  if (ctx.show_widgets()) {
+    if (learned && ImGui::Button("Open the learned view")) ctx.state.view = "learned";
+    if (!learned && bias && ImGui::Button("Open the t5-bias view")) ctx.state.view = "t5-bias";
+    if (learned || bias) ImGui::SameLine();
+    if (ImGui::Button("Close")) ctx.state.weights.clear();
+  }
+}
+
 // ---- The plots ---------------------------------------------------------------------------
 
 // The longer text when it fits in `width` pixels with the current font, else the shorter.
@@ -581,6 +602,7 @@ void draw_frequency_usage_view(ViewContext& ctx) {
   if (!st.result) return reading(ctx, st);
   const WeightsUsage& w = *st.result;
   if (!w.ok()) return failed(ctx, w);
+  if (!w.rotary) return not_rotary(ctx, w);
   const pe::FrequencyUsage& u = w.usage;
   const Prepared& p = prepare(w);
   const long long entry = entry_of(w, s.weights_layer);
@@ -664,6 +686,12 @@ std::string frequency_usage_csv(const AppState& s, const Derived& d) {
   const WeightsStatus st = weights_status(s.weights, true);
   const WeightsUsage& w = *st.result;
   if (!w.ok()) throw std::runtime_error(w.cancelled ? "reading " + w.source + " was cancelled" : w.error);
+  if (!w.rotary) {
+    out << "# " << csv_text(w.source) << ": model_type " << csv_text(w.encoding.model_type)
+        << " does not rotate q and k: no rotary pair norms (its position tensors: pe-viz weights --json)\n"
+        << weights_csv_header() << "\n";
+    return out.str();
+  }
   out << "# " << csv_text(w.usage.source) << ": " << w.usage.dtype << ", pairs stored " << w.usage.convention
       << "; norm = sqrt of the squares of the two rows of W_q (W_k) that produce pair j of the head\n";
   out << weights_csv(w);
@@ -688,6 +716,10 @@ std::vector<std::string> frequency_usage_formula(const AppState& s, const Derive
     lines.push_back(w.cancelled ? "reading was cancelled" : w.error);
     return lines;
   }
+  if (!w.rotary) {
+    lines.push_back(short_name(w.source) + ": " + w.encoding.model_type + " does not rotate (" + pe::to_string(w.encoding.family) + ")");
+    return lines;
+  }
   const Prepared& p = prepare(w);
   lines.push_back(formatted("%s (%s, stored %s): share of w over %lld layers: fastest quarter %.1f%%, middle %.1f%%, slowest %.1f%%; "
                             "p = %.2g p-RoPE stops rotating %.1f%%",
@@ -703,7 +735,8 @@ constexpr const char* kAnimatable[] = {"weights_layer"};
 void frequency_usage_step(AppState& s, int delta) {
   long long last = 1000000;
   if (!s.weights.empty())
-    if (const WeightsStatus st = weights_status(s.weights, false); st.result && st.result->ok()) last = std::max<long long>(st.result->usage.layers - 1, 0);
+    if (const WeightsStatus st = weights_status(s.weights, false); st.result && st.result->ok() && st.result->rotary)
+      last = std::max<long long>(st.result->usage.layers - 1, 0);
   s.weights_layer = std::clamp<long long>(s.weights_layer + delta, 0, last);
 }
 

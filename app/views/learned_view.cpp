@@ -9,7 +9,10 @@
 
 #include "pe/base/errors.hpp"
 #include "pe/encodings/learned.hpp"
+#include "platform/frame_pacing.hpp"
+#include "state/weights_usage.hpp"
 #include "views/colormap_choice.hpp"
+#include "views/learned_trained.hpp"
 #include "views/model_family.hpp"
 #include "views/view.hpp"
 #include <sstream>
@@ -18,13 +21,65 @@
 
 namespace app {
 namespace {
+// "stories260K" from ".../gpt2/model.safetensors": the folder or file a source names.
+std::string short_source(const std::string& source) {
+  std::string s = source;
+  const auto slash = s.rfind('/');
+  if (slash != std::string::npos && slash > 0) {
+    const auto before = s.rfind('/', slash - 1);
+    return s.substr(before == std::string::npos ? 0 : before + 1);
+  }
+  return s;
+}
 // 32 MiB of parameters: max_len 8192 up to d = 1024, or d = 8192 up to max_len 1024
 // (GPT-2's 1024 × 768 is 3 MiB). Held three times, plus the GL driver's copy while uploading.
 constexpr std::size_t kLearnedViewBudget = std::size_t{32} << 20;
 }  // namespace
 
+// With a model's weights loaded (state.weights): its trained table, or why there is none.
+// Returns true when the trained picture was drawn (or the reading is under way); otherwise
+// `why` says what the random picture below stands in for.
+static bool draw_loaded_table(ViewContext& ctx, std::string& why) {
+  AppState& s = ctx.state;
+  if (s.weights.empty()) {
+    why = "No weights loaded: a random initialisation N(0, 0.02), not a trained table. Load a model (--weights DIR|FILE, or drop "
+          "a GPT-2 / BERT / OPT checkpoint on the window) to see what training made of it.";
+    return false;
+  }
+  const WeightsStatus st = weights_status(s.weights, ctx.exporting);
+  if (!st.result) {
+    ImGui::Text("Reading the weights of %s …", s.weights.c_str());
+    if (ctx.show_widgets()) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Cancel")) cancel_weights_reading();
+    }
+    request_frame_within(0.1);
+    return true;
+  }
+  const WeightsUsage& w = *st.result;
+  if (w.ok() && trained_table(w)) {
+    if (ctx.show_widgets()) {
+      if (ImGui::SmallButton("Close")) s.weights.clear();
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Forget the loaded weights and show the random initialisation again.");
+      ImGui::SameLine();
+    }
+    draw_trained_table(ctx, w);
+    return true;
+  }
+  if (!w.ok())
+    why = w.cancelled ? "Reading " + w.source + " was cancelled: showing a random initialisation."
+                      : "Cannot read " + w.source + ": " + w.error + " — showing a random initialisation.";
+  else
+    why = "The loaded model (" + w.encoding.model_type + ") has no learned absolute position table: its positions are " +
+          pe::to_string(w.encoding.family) + (w.positions.encoder_bias || w.positions.decoder_bias ? " (see the t5-bias view)" : "") +
+          ". Showing a random initialisation.";
+  return false;
+}
+
 void draw_learned_view(ViewContext& ctx) {
   AppState& s = ctx.state;
+  std::string loaded_note;
+  if (draw_loaded_table(ctx, loaded_note)) return;
   const long long d = s.rope.head_dim;
   static std::unique_ptr<pe::LearnedEmbedding> table;
   static std::string error;
@@ -88,6 +143,9 @@ void draw_learned_view(ViewContext& ctx) {
   }
   ImGui::Text("Parameters: max_len × d = %lld × %lld = %lld (initialised N(0, 0.02), seed %llu)", table->max_len(), d,
               table->parameter_count(), static_cast<unsigned long long>(s.seed));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", loaded_note.c_str());
+  ImGui::PopTextWrapPos();
   try {
     (void)table->at(s.position);
     ImGui::Text("Position p = %lld has a row.", s.position);
@@ -137,8 +195,31 @@ void draw_learned_view(ViewContext& ctx) {
 
 namespace {
 
+// The trained table of the loaded model, or nullptr (none loaded, or it has none). Exports
+// wait for the reading.
+const WeightsUsage* loaded_with_table(const AppState& s) {
+  if (s.weights.empty()) return nullptr;
+  const WeightsStatus st = weights_status(s.weights, true);
+  return st.result && st.result->ok() && trained_table(*st.result) ? st.result : nullptr;
+}
+
 std::string learned_csv(const AppState& s, const Derived&) {
   std::ostringstream out;
+  if (const WeightsUsage* w = loaded_with_table(s)) {
+    const pe::LearnedPositionTable& t = *trained_table(*w);
+    out << "# " << csv_text(w->positions.source) << ": " << csv_text(t.tensor) << " (" << t.dtype << "), trained"
+        << (t.offset ? ", the first " + std::to_string(t.offset) + " rows (before position 0) dropped" : "") << "\n";
+    const auto positions = sampled_positions(t.values.rows(), out);
+    out << "position";
+    for (Eigen::Index j = 0; j < t.values.cols(); ++j) out << ",dim" << j;
+    out << "\n";
+    for (long long p : positions) {
+      out << p;
+      for (Eigen::Index j = 0; j < t.values.cols(); ++j) out << ',' << csv_number(t.values(p, j));
+      out << "\n";
+    }
+    return out.str();
+  }
   const pe::LearnedEmbedding table(s.learned_max_len, s.rope.head_dim, 0.02, s.seed);
   const auto positions = sampled_positions(table.max_len(), out);  // writes its note first
   out << "position";
@@ -154,6 +235,20 @@ std::string learned_csv(const AppState& s, const Derived&) {
 }
 
 std::vector<std::string> learned_formula(const AppState& s, const Derived&) {
+  if (!s.weights.empty()) {
+    const WeightsStatus st = weights_status(s.weights, false);
+    if (st.result && st.result->ok())
+      if (const pe::LearnedPositionTable* t = trained_table(*st.result)) {
+        std::vector<std::string> lines = {
+            "E ∈ ℝ^(P × d) read from the weights;  S(p, q) = e_p·e_q / (‖e_p‖ ‖e_q‖);  PCA of the centred rows;  A_j(f) = 2·|Σ_p (E_pj − mean_j)·e^(−2πi f p)| / P",
+            formatted("%s: %s, P × d = %lld × %lld", short_source(st.result->positions.source).c_str(), t->tensor.c_str(),
+                      static_cast<long long>(t->values.rows()), static_cast<long long>(t->values.cols()))};
+        if (const auto& a = st.result->analysis; a && a->similarity_by_distance.size() > 1)
+          lines.back() += formatted(";  mean S at distance 1 = %.3f;  PC1 %.1f%% of the variance", a->similarity_by_distance(1) ,
+                                    100.0 * a->components.variance_share(0));
+        return lines;
+      }
+  }
   const long long dim = s.rope.head_dim, p = s.position;
   return {"E ∈ ℝ^(max_len × d), row p looked up; rows p ≥ max_len do not exist",
           formatted("max_len × d = %lld × %lld = %lld trained parameters;  position %lld: %s", s.learned_max_len, dim,
@@ -168,7 +263,8 @@ const ViewInfo& learned_view() {
   static const ViewInfo info{
       .name = "learned",
       .title = "Learned",
-      .summary = "Learned (random-initialised) position table and why it stops at max_len",
+      .summary = "Learned position table: a loaded model's trained table (cosine similarity of positions, principal components, "
+                 "frequency content), else a random initialisation, and why it stops at max_len",
       .group = "Absolute",
       .draw = draw_learned_view,
       .csv = learned_csv,

@@ -1,11 +1,12 @@
 #pragma once
-// pe/weights: real models' weights, read for what training made of RoPE: safetensors (single or sharded) and GGUF tensors (f32, f16, bf16, q8_0, q4_0, q4_K, q5_K, q6_K) over memory-mapped files or buffers, each family's q/k layout, and the per-pair q/k norm measure with its summary.
-// Uses: base, encodings, scaling, multimodal, models.
+// pe/weights: real models' weights, read for what training made of RoPE: safetensors (single or sharded) and GGUF tensors (f32, f16, bf16, q8_0, q4_0, q4_K, q5_K, q6_K) over memory-mapped files or buffers, each family's q/k layout, and the per-pair q/k norm measure with its summary, and the trained position tensors (learned absolute tables, T5 bias tables, DeBERTa's relative embeddings).
+// Uses: base, encodings, scaling, analysis, relative, multimodal, models.
 #include "pe/weights/byte_source.hpp"
 #include "pe/weights/frequency_usage.hpp"
 #include "pe/weights/ggml_blocks.hpp"
 #include "pe/weights/gguf_weights.hpp"
 #include "pe/weights/open_weights.hpp"
+#include "pe/weights/position_tensors.hpp"
 #include "pe/weights/qk_layout.hpp"
 #include "pe/weights/safetensors.hpp"
 #include "pe/weights/safetensors_checkpoint.hpp"

@@ -5,6 +5,7 @@
 #include "pe/weights/gguf_weights.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "pe/base/errors.hpp"
 #include "pe/models/gguf.hpp"
@@ -20,6 +21,11 @@ std::string ne_text(const GgufTensorInfo& t) {
   return s + "]";
 }
 
+// llama.cpp's rope type for the architecture (llama_model_rope_type), except bert: listed with
+// the NEOX models, its graph (llm_build_bert) adds learned position_embd rows and ropes only
+// nomic-bert, jina-bert-v3 and neo-bert, which are architectures of their own.
+bool architecture_rotates(const std::string& arch) { return arch != "bert" && gguf_rope_mode(arch) != GgufRopeMode::None; }
+
 }  // namespace
 
 GgufWeights GgufWeights::from_source(std::shared_ptr<const ByteSource> bytes) {
@@ -27,7 +33,20 @@ GgufWeights GgufWeights::from_source(std::shared_ptr<const ByteSource> bytes) {
   try {
     w.config_ = parse_gguf_config(bytes->bytes(), bytes->name());
   } catch (const ConfigError& e) {  // GgufError: the header or its configuration
-    throw WeightsError(bytes->name(), "", e.what());
+    // An architecture llama.cpp runs without RoPE has no rotary configuration to read, but
+    // its position tensors can still be (position_embd, attn_rel_b): keep the header.
+    std::optional<GgufFile> file;
+    try {
+      file = parse_gguf(bytes->bytes(), bytes->name());
+    } catch (const ConfigError&) {
+    }
+    const GgufValue* arch = file ? file->find("general.architecture") : nullptr;
+    if (!arch || !arch->is_string() || architecture_rotates(arch->s)) throw WeightsError(bytes->name(), "", e.what());
+    w.config_ = GgufModelConfig{};
+    w.config_.architecture = arch->s;
+    w.config_.rope_mode = GgufRopeMode::None;
+    w.config_.file = std::move(*file);
+    w.rotary_ = false;
   } catch (const InvalidArgument& e) {  // a value the RoPE configuration refuses
     throw WeightsError(bytes->name(), "", e.what());
   }

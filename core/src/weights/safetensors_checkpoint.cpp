@@ -166,7 +166,11 @@ std::vector<std::uint64_t> SafetensorsCheckpoint::tensor_shape(const std::string
 
 std::string SafetensorsCheckpoint::file_of(const std::string& name) const { return shard_of(name).bytes->name(); }
 
-StoredMatrix SafetensorsCheckpoint::matrix(const std::string& name) const {
+StoredMatrix SafetensorsCheckpoint::matrix(const std::string& name) const { return matrix_of(name, false); }
+
+StoredMatrix SafetensorsCheckpoint::table(const std::string& name) const { return matrix_of(name, true); }
+
+StoredMatrix SafetensorsCheckpoint::matrix_of(const std::string& name, bool any_table) const {
   const Shard& s = shard_of(name);
   const SafetensorsTensor& t = *s.header->find(name);
   StoredFormat format;
@@ -183,13 +187,18 @@ StoredMatrix SafetensorsCheckpoint::matrix(const std::string& name) const {
                              "their block scales (…_scale_inv, as DeepSeek-V3 stores them); integer-packed quantisations "
                              "(GPTQ, AWQ, bitsandbytes) and the other 8-bit floats are not supported");
   }
-  if (t.shape.size() != 2)
+  std::vector<std::uint64_t> shape = t.shape;
+  if (any_table) {  // ViT's position_embeddings [1, patches + 1, hidden]; a LayerNorm's [hidden]
+    while (shape.size() > 2 && shape.front() == 1) shape.erase(shape.begin());
+    if (shape.size() == 1) shape.insert(shape.begin(), 1);
+  }
+  if (shape.size() != 2)
     throw WeightsError(s.bytes->name(), name, "expected a 2-D weight matrix [out_features, in_features], its shape is " + shape_text(t.shape));
   constexpr std::uint64_t kMaxSide = std::uint64_t{1} << 40;
-  if (t.shape[0] > kMaxSide || t.shape[1] > kMaxSide)
+  if (shape[0] > kMaxSide || shape[1] > kMaxSide)
     throw WeightsError(s.bytes->name(), name, "shape " + shape_text(t.shape) + " is too large for a weight matrix");
-  StoredMatrix m = make_stored_matrix(s.bytes, name, format, s.header->data_offset() + t.begin, static_cast<long long>(t.shape[0]),
-                                      static_cast<long long>(t.shape[1]));
+  StoredMatrix m = make_stored_matrix(s.bytes, name, format, s.header->data_offset() + t.begin, static_cast<long long>(shape[0]),
+                                      static_cast<long long>(shape[1]));
   if (format == StoredFormat::F8_E4M3 || format == StoredFormat::F8_E5M2) attach_scales(m);
   return m;
 }

@@ -20,10 +20,14 @@ namespace pe {
 
 class GgufWeights final : public TensorSource {
  public:
-  // Maps and parses the file. Throws WeightsError naming the file (GgufError's message inside).
+  // Maps and parses the file. Throws WeightsError naming the file (GgufError's message inside);
+  // an architecture without RoPE is opened (rotary() false), not refused.
   static GgufWeights open(const std::filesystem::path& path);
   static GgufWeights from_source(std::shared_ptr<const ByteSource> bytes);
 
+  // False for an architecture llama.cpp runs without RoPE (gpt2, bert, t5, bloom, ...): its
+  // header is read (tensors, metadata) but config() has no RoPE configuration.
+  bool rotary() const { return rotary_; }
   const GgufModelConfig& config() const { return config_; }
   const GgufFile& file() const { return config_.file; }
 
@@ -40,6 +44,7 @@ class GgufWeights final : public TensorSource {
 
   std::shared_ptr<const ByteSource> bytes_;
   GgufModelConfig config_;
+  bool rotary_ = true;
   std::vector<std::string> names_;
   std::unordered_map<std::string, std::size_t> index_;  // name → position in file().tensors
 };

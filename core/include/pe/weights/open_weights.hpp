@@ -9,7 +9,9 @@
 #include <memory>
 #include <string>
 
+#include "pe/models/position_encoding.hpp"
 #include "pe/weights/byte_source.hpp"
+#include "pe/weights/position_tensors.hpp"
 #include "pe/weights/safetensors_checkpoint.hpp"
 #include "pe/weights/stored_matrix.hpp"
 #include "pe/weights/weights_model.hpp"
@@ -18,13 +20,20 @@ namespace pe {
 
 struct OpenedWeights {
   std::shared_ptr<const TensorSource> tensors;
-  WeightsModel model;
+  WeightsModel model;  // empty when the model does not rotate: there are no q/k pairs to measure
   std::filesystem::path config_path;  // the config.json read ("" for GGUF)
+  // The model's positional encoding (config.json's family; a GGUF file's architecture) and,
+  // when it does not rotate (GPT-2, BERT, T5, DeBERTa, ...), what its position tensors must
+  // hold (pe/weights/position_tensors.hpp).
+  PositionEncodingInfo encoding;
+  PositionTablesSpec position_spec;
+  bool rotary() const { return encoding.rotates(); }
 };
 
 // A path ending in .gguf (any case) is GGUF; anything else is a safetensors checkpoint whose
 // config.json is in the folder (or beside the file). Throws WeightsError naming the path
-// (and the config.json when it is missing or unusable).
+// (and the config.json when it is missing or unusable). A model that does not rotate opens
+// with an empty `model` and its position spec (measure_frequency_usage is not for it).
 OpenedWeights open_weights(const std::filesystem::path& path);
 // From memory (the browser, tests): a GGUF file's bytes, or a safetensors checkpoint and its
 // config.json text (`config_name` names it in messages).

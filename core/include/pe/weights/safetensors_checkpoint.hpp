@@ -48,6 +48,8 @@ class SafetensorsCheckpoint final : public TensorSource {
   // ...) are a WeightsError naming the dtype; so is an FP8 tensor whose scales are missing or
   // misshapen (naming both tensors), or whose config's quantization_config does not fit it.
   StoredMatrix matrix(const std::string& name) const override;
+  // matrix(), also for [1, ..., 1, rows, cols] and a vector [n] (one row of n).
+  StoredMatrix table(const std::string& name) const override;
   bool gguf_names() const override { return false; }
 
   // The config.json's quantization_config, for FP8 tensors (default: none declared, blocks
@@ -69,6 +71,7 @@ class SafetensorsCheckpoint final : public TensorSource {
   };
   const Shard& shard_of(const std::string& tensor) const;
   void attach_scales(StoredMatrix& m) const;
+  StoredMatrix matrix_of(const std::string& name, bool any_table) const;
 
   std::string description_;
   std::string index_name_;  // "" for a single file

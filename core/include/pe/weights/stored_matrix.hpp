@@ -88,6 +88,10 @@ class TensorSource {
   // WeightsError naming file and tensor: missing, not 2-D, a format it cannot decode, data
   // past the end of the file.
   virtual StoredMatrix matrix(const std::string& name) const = 0;
+  // A tensor read as a table of rows (the position tensors, pe/weights/position_tensors.hpp):
+  // what matrix() gives, and where the format has them, tensors whose leading dimensions are 1
+  // (ViT's position_embeddings Parameter [1, patches + 1, hidden]) and vectors (one row).
+  virtual StoredMatrix table(const std::string& name) const { return matrix(name); }
   // True for llama.cpp's names (blk.N.attn_q.weight), false for Hugging Face's.
   virtual bool gguf_names() const = 0;
 };
