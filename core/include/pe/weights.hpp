@@ -1,5 +1,5 @@
 #pragma once
-// pe/weights: real models' weights, read for what training made of RoPE: safetensors (single or sharded) and GGUF tensors (f32, f16, bf16, q8_0, q4_0, q4_K, q5_K, q6_K) over memory-mapped files or buffers, each family's q/k layout, and the per-pair q/k norm measure with its summary.
+// pe/weights: real models' weights, read for what training made of RoPE: safetensors (single or sharded) and GGUF tensors (f32, f16, bf16, q8_0, q4_0, q4_K, q5_K, q6_K) over memory-mapped files, buffers or files loaded in ranges (the Hub, a browser's File), each family's q/k layout, and the per-pair q/k norm measure with its summary.
 // Uses: base, encodings, scaling, multimodal, models.
 #include "pe/weights/byte_source.hpp"
 #include "pe/weights/frequency_usage.hpp"
@@ -7,6 +7,9 @@
 #include "pe/weights/gguf_weights.hpp"
 #include "pe/weights/open_weights.hpp"
 #include "pe/weights/qk_layout.hpp"
+#include "pe/weights/ranged_file.hpp"
+#include "pe/weights/ranged_reading.hpp"
+#include "pe/weights/ranged_weights.hpp"
 #include "pe/weights/safetensors.hpp"
 #include "pe/weights/safetensors_checkpoint.hpp"
 #include "pe/weights/stored_matrix.hpp"

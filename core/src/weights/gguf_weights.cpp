@@ -5,6 +5,7 @@
 #include "pe/weights/gguf_weights.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "pe/base/errors.hpp"
 #include "pe/models/gguf.hpp"
@@ -25,7 +26,10 @@ std::string ne_text(const GgufTensorInfo& t) {
 GgufWeights GgufWeights::from_source(std::shared_ptr<const ByteSource> bytes) {
   GgufWeights w;
   try {
-    w.config_ = parse_gguf_config(bytes->bytes(), bytes->name());
+    // Through read(): a ranged file (a dropped file read in place) loads the header's ranges only.
+    const ByteSource& file = *bytes;
+    w.config_ = parse_gguf_config([&file](std::uint64_t offset, void* dst, std::size_t n) { std::memcpy(dst, file.read(offset, n).data(), n); },
+                                  file.size(), file.name());
   } catch (const ConfigError& e) {  // GgufError: the header or its configuration
     throw WeightsError(bytes->name(), "", e.what());
   } catch (const InvalidArgument& e) {  // a value the RoPE configuration refuses

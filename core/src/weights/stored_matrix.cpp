@@ -118,15 +118,16 @@ StoredMatrix make_stored_matrix(std::shared_ptr<const ByteSource> source, std::s
 }
 
 void row_sum_squares(const StoredMatrix& m, long long first_row, long long count, double* out) {
-  const std::uint8_t* base = m.source->bytes().data() + m.offset;
-  for (long long r = 0; r < count; ++r)
-    out[r] = row_sum_squares_at(m, base + static_cast<std::uint64_t>(first_row + r) * m.row_bytes);
+  // The rows as one range: a view of the mapping, or of the range a ranged file loaded.
+  const std::uint8_t* base =
+      m.source->read(m.offset + static_cast<std::uint64_t>(first_row) * m.row_bytes, static_cast<std::uint64_t>(count) * m.row_bytes).data();
+  for (long long r = 0; r < count; ++r) out[r] = row_sum_squares_at(m, base + static_cast<std::uint64_t>(r) * m.row_bytes);
 }
 
 std::vector<float> read_row(const StoredMatrix& m, long long row) {
   std::vector<float> out(static_cast<std::size_t>(m.cols));
   const StoredFormatInfo& f = format_info(m.format);
-  const std::uint8_t* p = m.source->bytes().data() + m.offset + static_cast<std::uint64_t>(row) * m.row_bytes;
+  const std::uint8_t* p = m.source->read(m.offset + static_cast<std::uint64_t>(row) * m.row_bytes, m.row_bytes).data();
   decode_blocks(m.format, p, static_cast<std::size_t>(m.cols) / f.block_elements, out.data());
   return out;
 }
