@@ -1,8 +1,10 @@
 #include "cli/state_options.hpp"
+#include "cli/model_config.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <stdexcept>
 
 #include "pe/models/config.hpp"
@@ -20,7 +22,9 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
   cli.add_option("--view", o.view, "View to show: " + views);
   cli.add_option("--preset", o.preset, "Model preset (see `pe-viz dump --list-presets`)");
   cli.add_option("--config", o.config, "Hugging Face config.json to load");
-  cli.add_option("--model", o.model, "A model in the local Hugging Face cache: ORG/NAME or ORG/NAME@REVISION (offline)");
+  cli.add_option("--model", o.model,
+                 "A model by name, ORG/NAME or ORG/NAME@REVISION: its config.json from the local Hugging Face cache, else from the "
+                 "Hub into that cache (HF_ENDPOINT, HF_TOKEN; HF_HUB_OFFLINE=1: the cache only)");
   cli.add_option("--gguf", o.gguf, "A GGUF model file (its header and RoPE factor tensors are read, never the weights)");
   cli.add_option("--theta", o.theta, "RoPE/sinusoidal base theta (> 1)");
   cli.add_option("--dim", o.dim, "Head dimension d (even, 2 ... 8192)");
@@ -165,6 +169,7 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
     s.length = s.rope.original_max_position_embeddings();
   }
   if (o.model) {
+    ensure_model_config(*o.model, &std::cerr);
     adopt_loaded(s, pe::load_cached_model_config(*o.model));
     s.model_source = pe::resolve_cached_model(*o.model).config_path.string();
   }

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "platform/desktop/http_transport_curl.hpp"
 #include "state/session_file.hpp"
 
 namespace app::host {
@@ -40,6 +41,14 @@ void offer_download(const std::string& file_name, std::span<const unsigned char>
 }
 void pick_files(const std::string&, const std::string&) {}
 std::vector<PickedFile> take_picked_files() { return {}; }
+
+std::unique_ptr<pe::HttpTransport> make_http_transport() { return std::make_unique<CurlTransport>(); }
+
+pe::HubSettings hub_settings() { return pe::hub_settings_from_environment(std::string("pe-viz/") + PE_VIZ_VERSION); }
+
+void set_hub_token(const std::string&, bool) {}
+std::shared_ptr<pe::RangedFile> page_file(const std::string&) { return nullptr; }
+std::unique_ptr<pe::RangeLoader> make_page_file_loader() { return nullptr; }
 
 std::optional<std::string> published_lesson() { return std::nullopt; }
 
