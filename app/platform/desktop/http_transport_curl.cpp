@@ -214,14 +214,15 @@ CurlTransport::~CurlTransport() {
 
 pe::HttpTransport::Id CurlTransport::start(pe::HttpRequest request) {
   auto* t = new Transfer;
-  t->id = next_++;
+  const Id id = next_++;  // t belongs to the worker once queued (it may be done and gone at once)
+  t->id = id;
   t->request = std::move(request);
   {
     std::lock_guard lock(w_->mutex);
     w_->to_start.push_back(t);
   }
   curl_multi_wakeup(w_->multi);
-  return t->id;
+  return id;
 }
 
 std::vector<std::pair<pe::HttpTransport::Id, pe::HttpResponse>> CurlTransport::poll(int wait_ms) {
