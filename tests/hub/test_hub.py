@@ -27,8 +27,8 @@ Faults, by option or at run time (GET /_control?NAME=1 on the main port):
 GET /_stats (main port) gives, as JSON, the bytes of file bodies served (per port and in all),
 the requests, the preflights and the faults served; GET /_control?reset=1 zeroes them.
 
-  tests/hub/test_hub.py ROOT [--port 0] [--ready FILE] [--rate-limit-once] [--ignore-range]
-                             [--cut-once] [--server-error-once]
+  tests/hub/test_hub.py ROOT [--port 0] [--ready FILE] [--stats FILE] [--slow BYTES_PER_S]
+                             [--rate-limit-once] [--ignore-range] [--cut-once] [--server-error-once]
 prints "hub http://127.0.0.1:PORT cdn http://127.0.0.1:PORT2" (also written to --ready FILE)
 once both ports listen, then serves until killed.
 """
@@ -41,6 +41,7 @@ import re
 import socket
 import sys
 import threading
+import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -50,8 +51,10 @@ EXPOSED = ("X-Repo-Commit, X-Linked-Size, X-Linked-Etag, ETag, X-Error-Code, X-E
 
 
 class State:
-    def __init__(self, root, faults):
+    def __init__(self, root, faults, stats_file=None, slow=0):
         self.root = os.path.realpath(root)
+        self.stats_file = stats_file
+        self.slow = slow  # bytes per second of file bodies (0: as fast as it goes)
         self.lock = threading.Lock()
         self.faults = dict(faults)
         self.cdn_origin = ""
@@ -85,6 +88,16 @@ class State:
         with self.lock:
             return {"bytes": dict(self.bytes), "total_bytes": sum(self.bytes.values()), "requests": list(self.requests),
                     "preflights": self.preflights, "faults_served": list(self.faults_served)}
+
+    def write_stats(self):
+        if not self.stats_file:
+            return
+        text = json.dumps(self.stats())
+        with self.lock:
+            tmp = f"{self.stats_file}.{threading.get_ident()}.tmp"
+            with open(tmp, "w") as f:
+                f.write(text)
+            os.replace(tmp, self.stats_file)
 
 
 def repo_commit(repo_dir, repo_id):
@@ -173,19 +186,24 @@ class Handler(BaseHTTPRequestHandler):
         self.state.log({"port": self.port_name, "path": self.path, "range": self.headers.get("Range"),
                         "authorization": bool(self.headers.get("Authorization")), "user_agent": self.headers.get("User-Agent")})
         try:
-            if self.port_name == "hub":
-                if path == "/_stats":
-                    return self.plain(200, [("Content-Type", "application/json")], json.dumps(self.state.stats()).encode())
-                if path == "/_control":
-                    return self.control(urllib.parse.parse_qs(url.query))
-                if path.startswith("/api/resolve-cache/models/"):
-                    return self.resolve_cache(path[len("/api/resolve-cache/models/"):])
-                return self.resolve(url.path)
-            if path.startswith("/cdn/"):
-                return self.cdn(path[len("/cdn/"):])
-            self.error(404, "EntryNotFound", "no such path")
+            self.answer(url, path)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+        finally:
+            self.state.write_stats()
+
+    def answer(self, url, path):
+        if self.port_name == "hub":
+            if path == "/_stats":
+                return self.plain(200, [("Content-Type", "application/json")], json.dumps(self.state.stats()).encode())
+            if path == "/_control":
+                return self.control(urllib.parse.parse_qs(url.query))
+            if path.startswith("/api/resolve-cache/models/"):
+                return self.resolve_cache(path[len("/api/resolve-cache/models/"):])
+            return self.resolve(url.path)
+        if path.startswith("/cdn/"):
+            return self.cdn(path[len("/cdn/"):])
+        self.error(404, "EntryNotFound", "no such path")
 
     def control(self, query):
         if query.get("reset"):
@@ -314,8 +332,13 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
         with open(full, "rb") as f:
             sent = 0
+            step = 64 << 20
+            if self.state.slow:
+                step = max(1, self.state.slow // 10)
             while sent < send:
-                n = self.connection.sendfile(f, offset=first + sent, count=min(send - sent, 64 << 20))
+                if self.state.slow:
+                    time.sleep(0.1)
+                n = self.connection.sendfile(f, offset=first + sent, count=min(send - sent, step))
                 if n == 0:
                     break
                 sent += n
@@ -335,11 +358,13 @@ def main():
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--cdn-port", type=int, default=0)
     ap.add_argument("--ready")
+    ap.add_argument("--stats", help="rewrite this file with the /_stats JSON after every request")
+    ap.add_argument("--slow", type=int, default=0, help="send file bodies at this many bytes per second")
     for fault in ("rate-limit-once", "ignore-range", "cut-once", "server-error-once"):
         ap.add_argument("--" + fault, action="store_true")
     a = ap.parse_args()
     state = State(a.root, {"rate_limit_once": a.rate_limit_once, "ignore_range": a.ignore_range, "cut_once": a.cut_once,
-                           "server_error_once": a.server_error_once})
+                           "server_error_once": a.server_error_once}, a.stats, a.slow)
     servers = []
     for name, port in (("hub", a.port), ("cdn", a.cdn_port)):
         handler = type(f"{name}Handler", (Handler,), {"state": state, "port_name": name})
