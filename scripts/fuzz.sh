@@ -11,7 +11,10 @@
 # (command-line options), fuzz_prompt_spec (dump --prompt specs), fuzz_lesson (lesson
 # Markdown files), fuzz_animation (--animate and animate: specs), fuzz_safetensors (the
 # safetensors reader and the q/k measure), fuzz_gguf_tensors (GGUF tensor data, the ggml
-# block decoders and the q/k measure). Seeds:
+# block decoders and the q/k measure), fuzz_safetensors_remote (the safetensors header read in
+# ranges over HTTP, and the ranged q/k reading against the same bytes held whole),
+# fuzz_hub_answers (the Hub's headers — RateLimit, Location, Content-Range, ETag, X-Error-Code
+# — and a fetch through any answers). Seeds:
 # tests/fuzz/corpus/<target>/, and assets/presets/*.json for fuzz_hf_config. Build dir:
 # $PE_VIZ_ASAN_BUILD_DIR (default build-asan/); crash inputs are kept in
 # <build dir>/fuzz-artifacts/. New corpus entries are discarded, so the repository is
@@ -22,10 +25,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${PE_VIZ_ASAN_BUILD_DIR:-$ROOT/build-asan}"
 SECONDS_PER_TARGET="${1:-20}"
 TARGETS=(fuzz_hf_config fuzz_gguf fuzz_session fuzz_cli_params fuzz_prompt_spec fuzz_lesson fuzz_animation fuzz_safetensors
-         fuzz_gguf_tensors)
+         fuzz_gguf_tensors fuzz_safetensors_remote fuzz_hub_answers)
 
 case "$SECONDS_PER_TARGET" in
-  -h | --help) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
   '' | *[!0-9]*) echo "scripts/fuzz.sh: SECONDS must be a whole number, got '$SECONDS_PER_TARGET'" >&2; exit 2 ;;
 esac
 if [[ $# -gt 1 ]]; then echo "scripts/fuzz.sh: one argument at most (try --help)" >&2; exit 2; fi

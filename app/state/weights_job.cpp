@@ -134,29 +134,39 @@ void WeightsJob::opened(pe::OpenedWeights w) {
     progress_.layers = weights_.model.shape.num_hidden_layers;
     progress_.stage = "q/k";
   }
-  const bool ranged = hub_ || page_loader_;
   pe::WeightsReadOptions o = options_;
   if (page_loader_ && o.batch_bytes == 0) o.batch_bytes = kPageBatchBytes;
-  pe::FrequencyUsageReading reading(*weights_.tensors, weights_.model, o);
-  if (ranged) {
-    ranged_.emplace(std::move(reading), hub_ ? hub_->loader() : *page_loader_);
-    stage_ = Stage::Ranged;
-  } else {
-    mapped_.emplace(std::move(reading));
+  if (!hub_ && !page_loader_) {
+    mapped_.emplace(*weights_.tensors, weights_.model, o);
     stage_ = Stage::Mapped;
+    return;
   }
+  // Planning reads the shapes of the tensors it needs: the headers of their shards, loaded as
+  // it asks for them (all of them are in already when every layer is read).
+  planning_.emplace();
+  planning_->add([this, o] { planned_.emplace(*weights_.tensors, weights_.model, o); }, pe::widen_safetensors_read);
+  stage_ = Stage::Planning;
+}
+
+void WeightsJob::planned() {
+  ranged_.emplace(std::move(*planned_), hub_ ? hub_->loader() : *page_loader_);
+  planned_.reset();
+  stage_ = Stage::Ranged;
 }
 
 void WeightsJob::step(int wait_ms) {
   switch (stage_) {
     case Stage::Start: start(); break;
     case Stage::Hub:
-      if (hub_->advance_weights(wait_ms)) opened(hub_->take_weights());
+      if (hub_->advance_weights(wait_ms, options_.layers.empty())) opened(hub_->take_weights());
       else if (std::lock_guard lock(mutex_); progress_.stage == "config.json" && !hub_->commit().empty())
         progress_.stage = "headers";
       break;
     case Stage::Page:
       if (page_opening_->advance(*page_loader_, wait_ms)) opened(page_opening_->take());
+      break;
+    case Stage::Planning:
+      if (planning_->advance(hub_ ? hub_->loader() : *page_loader_, wait_ms)) planned();
       break;
     case Stage::Mapped:
       mapped_->read_next_batch();

@@ -62,9 +62,10 @@ class WeightsJob {
   WeightsUsage take();
 
  private:
-  enum class Stage { Start, Hub, Page, Mapped, Ranged, Done };
+  enum class Stage { Start, Hub, Page, Planning, Mapped, Ranged, Done };
   void start();
   void opened(pe::OpenedWeights w);
+  void planned();
   void step(int wait_ms);
   void publish();
   void end(std::string error, bool cancelled = false);
@@ -80,6 +81,8 @@ class WeightsJob {
   pe::OpenedWeights weights_;
   std::optional<pe::FrequencyUsageReading> mapped_;
   std::optional<pe::RangedFrequencyReading> ranged_;
+  std::optional<pe::RangedTasks> planning_;  // a ranged source's plan, loading the headers it asks for
+  std::optional<pe::FrequencyUsageReading> planned_;
   WeightsUsage result_;
   std::atomic<bool> cancel_requested_{false};
 

@@ -214,15 +214,21 @@ TEST_F(HubCli, ShardedModelGivesTheNumbersOfTheSameFilesOnDiskAndASecondRunMoves
   expect_caches_whole();
 }
 
-TEST_F(HubCli, OneLayerMovesOnlyThatLayersRanges) {
-  const Model m = llama(1);
+TEST_F(HubCli, OneLayerMovesOnlyThatLayersRangesAndItsShardsHeader) {
+  const Model m = llama(2);  // layers 0-1 in the first shard, 2-3 in the second
   write_model(m, root / "org" / "llama");
+  write_model(m, local);
   TestHub hub(root, dir.path());
-  const ChildResult r = run(hub, {"weights", "--model", "org/llama", "--layer", "2", "--json"});
-  EXPECT_EQ(r.exit_code, 0) << describe(r);
-  const std::uint64_t header = expected_bytes(m) - m.config.size() - m.qk_bytes;
-  const std::uint64_t layer_qk = m.qk_bytes / 4;
-  EXPECT_EQ(hub.stats().at("total_bytes").get<std::uint64_t>(), m.config.size() + header + layer_qk) << hub.stats().dump(1);
+  const ChildResult r = run(hub, {"weights", "--model", "org/llama", "--layer", "3", "--json"});
+  EXPECT_EQ(numbers_of(r), numbers_of(run(hub, {"weights", "--model", local.string(), "--layer", "3", "--json"})));
+  const Bytes& second = m.files.at("model-00002-of-00002.safetensors");
+  std::uint64_t header = 0;
+  for (int k = 7; k >= 0; --k) header = (header << 8) | second[static_cast<std::size_t>(k)];
+  const std::uint64_t index = m.files.at("model.safetensors.index.json").size();
+  EXPECT_EQ(hub.stats().at("total_bytes").get<std::uint64_t>(), m.config.size() + index + 8 + header + m.qk_bytes / 4)
+      << hub.stats().dump(1);
+  for (const auto& req : hub.stats().at("requests"))
+    EXPECT_FALSE(contains(req.at("path").get<std::string>(), "model-00001-of-00002")) << req.dump();
 }
 
 TEST_F(HubCli, SingleFileWhenTheIndexIsNotFound) {

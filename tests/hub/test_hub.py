@@ -55,7 +55,7 @@ class State:
         self.root = os.path.realpath(root)
         self.stats_file = stats_file
         self.slow = slow  # bytes per second of file bodies (0: as fast as it goes)
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
         self.faults = dict(faults)
         self.cdn_origin = ""
         self.reset()
@@ -92,8 +92,8 @@ class State:
     def write_stats(self):
         if not self.stats_file:
             return
-        text = json.dumps(self.stats())
-        with self.lock:
+        with self.lock:  # the newest numbers are the last written
+            text = json.dumps(self.stats())
             tmp = f"{self.stats_file}.{threading.get_ident()}.tmp"
             with open(tmp, "w") as f:
                 f.write(text)

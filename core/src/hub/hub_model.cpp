@@ -128,7 +128,7 @@ void HubModel::open_headers() {
   const std::string where = description() + ": ";
   if (sharded_) {
     opening_ = RangedWeightsOpening::sharded(config_json_, where + "config.json", index_json_, where + kHubIndexFile,
-                                             [this](const std::string& shard) { return loader_->file(shard); });
+                                             [this](const std::string& shard) { return loader_->file(shard); }, all_headers_);
   } else {
     opening_ = RangedWeightsOpening::safetensors(config_json_, where + "config.json", loader_->file(kHubSingleFile));
   }
@@ -183,7 +183,10 @@ bool HubModel::advance(int wait_ms, Step until) {
 }
 
 bool HubModel::advance_config(int wait_ms) { return advance(wait_ms, Step::Config); }
-bool HubModel::advance_weights(int wait_ms) { return opened_ || advance(wait_ms, Step::Open); }
+bool HubModel::advance_weights(int wait_ms, bool all_headers) {
+  all_headers_ = all_headers;
+  return opened_ || advance(wait_ms, Step::Open);
+}
 
 OpenedWeights HubModel::take_weights() {
   OpenedWeights w = opening_->take();

@@ -29,7 +29,7 @@ RangedWeightsOpening RangedWeightsOpening::safetensors(std::string config_json, 
 }
 
 RangedWeightsOpening RangedWeightsOpening::sharded(std::string config_json, std::string config_name, const std::string& index_json,
-                                                   const std::string& index_name, ShardFile shard) {
+                                                   const std::string& index_name, ShardFile shard, bool all_headers) {
   RangedWeightsOpening o;
   o.tasks_ = std::make_shared<RangedTasks>();
   // A shard is asked for again each time its header is parsed again: the same file each time
@@ -43,7 +43,7 @@ RangedWeightsOpening RangedWeightsOpening::sharded(std::string config_json, std:
       }));
   // Every shard's header at once: the loads run in parallel, and q/k tensors lie in nearly
   // every shard of a checkpoint split by size.
-  for (std::size_t k = 0; k < checkpoint->files().size(); ++k)
+  for (std::size_t k = 0; all_headers && k < checkpoint->files().size(); ++k)
     o.tasks_->add([checkpoint, k] { checkpoint->shard_header(k); }, widen_safetensors_read);
   o.finish_ = [checkpoint, config_json = std::move(config_json), config_name = std::move(config_name)] {
     return open_hf_weights(std::move(*checkpoint), config_json, config_name);

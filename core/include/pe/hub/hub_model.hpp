@@ -34,8 +34,10 @@ class HubModel {
 
   // Step 1 only (dump, inspect, a model name typed in the GUI): true when config_json() is in.
   bool advance_config(int wait_ms);
-  // Steps 1-3: true when the weights are open (take_weights()).
-  bool advance_weights(int wait_ms);
+  // Steps 1-3: true when the weights are open (take_weights()). `all_headers` false: the
+  // shards' headers are left to the reading's planning (a reading of a few layers loads only
+  // their shards' headers; RangedWeightsOpening::sharded).
+  bool advance_weights(int wait_ms, bool all_headers = true);
 
   const HfModelRef& ref() const noexcept { return ref_; }
   const std::string& config_json() const noexcept { return config_json_; }
@@ -78,6 +80,7 @@ class HubModel {
   std::unique_ptr<HubRangeLoader> loader_;
   std::optional<RangedWeightsOpening> opening_;
   bool opened_ = false;
+  bool all_headers_ = true;
 };
 
 // The name of the file a model's weights start from.

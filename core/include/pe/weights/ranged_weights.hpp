@@ -27,10 +27,13 @@ class RangedWeightsOpening {
   // One safetensors file and the config.json text (`config_name` names it in messages).
   static RangedWeightsOpening safetensors(std::string config_json, std::string config_name, std::shared_ptr<const RangedFile> file);
   // Shards listed by an index (its text); `shard` gives the ranged file of a weight_map name
-  // (nullptr: missing). The index is checked now (WeightsError).
+  // (nullptr: missing). The index is checked now (WeightsError). `all_headers`: every shard's
+  // header is loaded now, at once (what reading every layer needs); false: none — a reading of
+  // a few layers loads the headers of their shards only, as its planning asks for them
+  // (FrequencyUsageReading made inside a RangedTasks task).
   using ShardFile = std::function<std::shared_ptr<const RangedFile>(const std::string& shard)>;
   static RangedWeightsOpening sharded(std::string config_json, std::string config_name, const std::string& index_json,
-                                      const std::string& index_name, ShardFile shard);
+                                      const std::string& index_name, ShardFile shard, bool all_headers = true);
 
   // Loads the headers; true when they are all read (then take()). Throws WeightsError (a bad
   // header, a missing shard, a config that does not fit) and the loader's errors.
