@@ -149,7 +149,9 @@ void WeightsJob::opened(pe::OpenedWeights w) {
 }
 
 void WeightsJob::planned() {
-  ranged_.emplace(std::move(*planned_), hub_ ? hub_->loader() : *page_loader_);
+  // Over a network, two batches load while one is summed: the link stays busy through the
+  // round trips of the next requests.
+  ranged_.emplace(std::move(*planned_), hub_ ? hub_->loader() : *page_loader_, hub_ ? 2 : 1);
   planned_.reset();
   stage_ = Stage::Ranged;
 }

@@ -2,7 +2,9 @@
 
 #include <imgui.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -44,7 +46,16 @@ std::vector<PickedFile> take_picked_files() { return {}; }
 
 std::unique_ptr<pe::HttpTransport> make_http_transport() { return std::make_unique<CurlTransport>(); }
 
-pe::HubSettings hub_settings() { return pe::hub_settings_from_environment(std::string("pe-viz/") + PE_VIZ_VERSION); }
+pe::HubSettings hub_settings() {
+  pe::HubSettings s = pe::hub_settings_from_environment(std::string("pe-viz/") + PE_VIZ_VERSION);
+  if (const char* t = std::getenv("PE_VIZ_HUB_TRACE"); t && *t && std::string(t) != "0") {
+    const auto start = std::chrono::steady_clock::now();
+    s.trace = [start](const std::string& line) {
+      std::fprintf(stderr, "hub %8.3f %s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), line.c_str());
+    };
+  }
+  return s;
+}
 
 void set_hub_token(const std::string&, bool) {}
 std::shared_ptr<pe::RangedFile> page_file(const std::string&) { return nullptr; }

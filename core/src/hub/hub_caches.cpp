@@ -1,6 +1,10 @@
 #include "pe/hub/hub_caches.hpp"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -8,6 +12,7 @@
 #include <sstream>
 
 #include "pe/hub/hub_answer.hpp"
+#include "pe/weights/frequency_usage.hpp"
 
 namespace pe {
 
@@ -192,16 +197,70 @@ std::optional<std::vector<std::uint8_t>> RangeCache::read(const std::string& rep
   return out;
 }
 
-std::string RangeCache::store(const std::string& repo_id, const std::string& commit, const std::string& path, ByteRange range,
-                              std::span<const std::uint8_t> bytes) {
-  if (!enabled() || bytes.empty()) return {};
-  const fs::path file = folder(repo_id, commit, path) / (std::to_string(range.offset) + "-" + std::to_string(range.offset + bytes.size()));
-  try {
-    write_file_atomically(file, bytes);
-  } catch (const HubError& e) {
-    return e.what();
+struct RangeCache::Writer {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<std::pair<fs::path, std::shared_ptr<const std::vector<std::uint8_t>>>> queue;
+  bool busy = false, stop = false;
+  std::thread thread;
+
+  Writer() : thread([this] { run(); }) {}
+  ~Writer() {
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+    }
+    changed.notify_all();
+    thread.join();
   }
-  return {};
+  void run() {
+    std::unique_lock lock(mutex);
+    for (;;) {
+      changed.wait(lock, [this] { return stop || !queue.empty(); });
+      if (queue.empty()) return;  // stop, and every write done
+      auto [path, bytes] = std::move(queue.front());
+      queue.pop_front();
+      busy = true;
+      lock.unlock();
+      try {
+        write_file_atomically(path, *bytes);
+      } catch (const HubError&) {
+        // Not kept: the next run asks again.
+      }
+      lock.lock();
+      busy = false;
+      changed.notify_all();
+    }
+  }
+  void flush() {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [this] { return queue.empty() && !busy; });
+  }
+};
+
+RangeCache::~RangeCache() = default;
+
+void RangeCache::store(const std::string& repo_id, const std::string& commit, const std::string& path, std::uint64_t offset,
+                       std::shared_ptr<const std::vector<std::uint8_t>> bytes) {
+  if (!enabled() || !bytes || bytes->empty()) return;
+  const fs::path file = folder(repo_id, commit, path) / (std::to_string(offset) + "-" + std::to_string(offset + bytes->size()));
+  if (!weights_threads_available()) {
+    try {
+      write_file_atomically(file, *bytes);
+    } catch (const HubError&) {
+    }
+    return;
+  }
+  if (!writer_) writer_ = std::make_unique<Writer>();
+  {
+    std::lock_guard lock(writer_->mutex);
+    writer_->queue.emplace_back(file, std::move(bytes));
+  }
+  writer_->changed.notify_all();
+}
+
+void RangeCache::flush() {
+  if (writer_) writer_->flush();
 }
 
 }  // namespace pe

@@ -40,6 +40,7 @@ struct HubClient::Fetch {
   Clock::time_point ready_at{};
   bool token_allowed = true;
   bool waiting = false;  // a retry's time has not come
+  bool via_known_redirect = false;  // started at the file's last download URL, not the resolve URL
   std::optional<HttpTransport::Id> transfer;
   HubFetchResult result;
   bool done = false;
@@ -60,6 +61,13 @@ HubClient::Id HubClient::fetch(const std::string& repo_id, const std::string& re
   auto f = std::make_unique<Fetch>();
   f->ref = {settings_.endpoint, repo_id, revision, path, settings_.token.empty() ? "" : settings_.token_source};
   f->first_url = f->url = hub_file_url(settings_.endpoint, repo_id, revision, path);
+  // A file's ranges after the first: straight to where its last range came from (the Hub's
+  // download host, its URL signed already), one round trip instead of two.
+  if (const auto known = redirects_.find(f->first_url); range && known != redirects_.end()) {
+    f->url = known->second;
+    f->via_known_redirect = true;
+    f->token_allowed = false;
+  }
   f->range = range;
   f->max_body = range ? range->length : max_body;
   const Id id = next_++;
@@ -84,6 +92,8 @@ void HubClient::start_ready(Clock::time_point now) {
     // large file, signed already) must not see it.
     if (!settings_.token.empty() && f->token_allowed && host_of(f->url) == host_of(settings_.endpoint))
       r.headers.push_back({"Authorization", "Bearer " + settings_.token});
+    if (settings_.trace)
+      settings_.trace("start " + std::to_string(id) + " " + f->url + (f->range ? " " + range_text(*f->range) : std::string()));
     f->transfer = transport_->start(std::move(r));
     transfers_.emplace(*f->transfer, id);
     ++running;
@@ -97,6 +107,7 @@ void HubClient::retry(Fetch& f, const std::string& why, double seconds, Clock::t
   f.ready_at = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wait));
   f.waiting = true;
   f.url = f.first_url;  // a signed redirect may have expired: ask again from the start
+  f.via_known_redirect = false;
   f.redirects = 0;
   f.token_allowed = true;
   current_notice_ = f.ref.repo_id + ": " + f.ref.path + (f.range ? " (" + range_text(*f.range) + ")" : "") + ": " + why +
@@ -124,6 +135,16 @@ void HubClient::answer(Fetch& f, HttpResponse a, Clock::time_point now) {
     if (const auto n = parse_retry_after(a.header("x-linked-size"))) f.result.size = static_cast<std::uint64_t>(*n);
   }
   const std::string where = f.ref.repo_id + ": " + f.ref.path;
+  // The remembered download URL failed (expired, gone): forget it and ask the Hub again, as if
+  // it had not been tried.
+  if (f.via_known_redirect && (a.status >= 300 || a.status == 200)) {
+    redirects_.erase(f.first_url);
+    f.via_known_redirect = false;
+    f.url = f.first_url;
+    f.token_allowed = true;
+    f.ready_at = now;
+    return;
+  }
   if (a.status == 0) {
     const std::string why = "no answer from " + host_of(f.url) + " (" + a.error + ")";
     if (f.attempts < settings_.max_retries) {
@@ -173,6 +194,7 @@ void HubClient::answer(Fetch& f, HttpResponse a, Clock::time_point now) {
                                                     " with Content-Range \"" + a.header("content-range") + "\" and " +
                                                     std::to_string(a.body.size()) + " bytes");
     if (cr->total) f.result.size = cr->total;
+    if (f.url != f.first_url) redirects_[f.first_url] = f.url;
   } else if (a.status == 200) {
     if (!f.result.size) f.result.size = a.body.size();
   } else {
@@ -204,6 +226,9 @@ void HubClient::pump(int wait_ms) {
       const auto f = fetches_.find(id);
       if (f == fetches_.end()) continue;
       f->second->transfer.reset();
+      if (settings_.trace)
+        settings_.trace("answer " + std::to_string(id) + " " + std::to_string(response.status) + " " + std::to_string(response.body.size()) +
+                        " bytes" + (response.error.empty() ? "" : " (" + response.error + ")"));
       answer(*f->second, std::move(response), Clock::now());
     }
   }

@@ -65,8 +65,9 @@ bool HubRangeLoader::pump(int wait_ms) {
       part.file->set_size(*r.size);
       cache_.store_size(repo_id_, commit_, part.file->locator(), *r.size);
     }
-    cache_.store(repo_id_, commit_, part.file->locator(), {part.range.offset, r.answer.body.size()}, r.answer.body);
-    part.file->add(part.range.offset, std::move(r.answer.body));
+    auto body = std::make_shared<const std::vector<std::uint8_t>>(std::move(r.answer.body));
+    cache_.store(repo_id_, commit_, part.file->locator(), part.range.offset, body);
+    part.file->add(part.range.offset, std::move(body));
   }
   return parts_.empty();
 }
@@ -74,6 +75,7 @@ bool HubRangeLoader::pump(int wait_ms) {
 void HubRangeLoader::cancel() {
   client_.cancel_all();
   parts_.clear();
+  cache_.flush();  // what arrived whole is kept whole
 }
 
 std::uint64_t HubRangeLoader::bytes_pending() const {

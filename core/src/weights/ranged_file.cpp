@@ -62,14 +62,17 @@ RangedFile::Chunks::const_iterator RangedFile::chunk_at(std::uint64_t offset) co
 }
 
 void RangedFile::add(std::uint64_t offset, std::vector<std::uint8_t> bytes) const {
+  add(offset, std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes)));
+}
+
+void RangedFile::add(std::uint64_t offset, std::shared_ptr<const std::vector<std::uint8_t>> bytes) const {
   // Kept as it came (no copy); only the parts not at hand yet are added. Chunks that touch are
   // joined later, and only when a read spans them (read()).
-  for (const ByteRange& part : missing({offset, bytes.size()})) {
-    std::shared_ptr<const std::vector<std::uint8_t>> chunk;
-    if (part.offset == offset && part.length == bytes.size()) {
-      chunk = std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes));
-    } else {
-      const auto first = bytes.begin() + static_cast<std::ptrdiff_t>(part.offset - offset);
+  if (!bytes || bytes->empty()) return;
+  for (const ByteRange& part : missing({offset, bytes->size()})) {
+    std::shared_ptr<const std::vector<std::uint8_t>> chunk = bytes;
+    if (part.offset != offset || part.length != bytes->size()) {
+      const auto first = bytes->begin() + static_cast<std::ptrdiff_t>(part.offset - offset);
       chunk = std::make_shared<const std::vector<std::uint8_t>>(first, first + static_cast<std::ptrdiff_t>(part.length));
     }
     std::lock_guard lock(mutex_);

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -63,14 +64,23 @@ class RangeCache {
   // The bytes of `range`, when cached pieces cover all of it.
   std::optional<std::vector<std::uint8_t>> read(const std::string& repo_id, const std::string& commit, const std::string& path,
                                                 ByteRange range) const;
-  // Keeps a range that arrived. Errors writing are returned ("" when written): a full disk
-  // must not stop a reading whose bytes are in memory.
-  std::string store(const std::string& repo_id, const std::string& commit, const std::string& path, ByteRange range,
-                    std::span<const std::uint8_t> bytes);
+  // Keeps a range that arrived, written on a thread of its own where there are threads (the
+  // reading goes on meanwhile; the destructor waits for the writes under way, each of which
+  // lands whole or not at all). A write that fails (a full disk) is dropped: the reading has
+  // its bytes in memory, and the next run asks again.
+  void store(const std::string& repo_id, const std::string& commit, const std::string& path, std::uint64_t offset,
+             std::shared_ptr<const std::vector<std::uint8_t>> bytes);
+  // Waits for the writes under way.
+  void flush();
+  ~RangeCache();
+  RangeCache(const RangeCache&) = delete;
+  RangeCache& operator=(const RangeCache&) = delete;
 
  private:
+  struct Writer;
   std::filesystem::path folder(const std::string& repo_id, const std::string& commit, const std::string& path) const;
   std::filesystem::path root_;
+  std::unique_ptr<Writer> writer_;
 };
 
 }  // namespace pe

@@ -9,7 +9,9 @@
 //   4, 8, 8 s — each wait announced (notice(), take_notices());
 //   a range request must come back 206 with exactly the bytes asked for (a 200 is the whole
 //   file: stopped and named, never read); other errors by X-Error-Code (hub_answer.hpp).
-// Several fetches run at once (HubSettings::parallel). pump() moves them along; it never
+// A file's later ranges go straight to the URL its last range came from (one round trip, not
+// two; the Hub is asked again when that URL fails). Several fetches run at once
+// (HubSettings::parallel). pump() moves them along; it never
 // blocks longer than asked, so a page can call it once per frame.
 #include "pe/hub/module_guard.hpp"
 #include <chrono>
@@ -77,6 +79,7 @@ class HubClient {
   Id next_ = 1;
   std::vector<std::string> notices_;
   std::string current_notice_;
+  std::map<std::string, std::string> redirects_;  // a file's resolve URL → where its last range came from
 };
 
 }  // namespace pe

@@ -3,6 +3,7 @@
 // utils/_auth.py): the endpoint, the token, offline mode, the caches, the user agent.
 #include "pe/hub/module_guard.hpp"
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "pe/models/hf_cache.hpp"
@@ -22,9 +23,12 @@ struct HubSettings {
   // Ranges of large files (headers, q/k rows), by commit, file and range ("": not kept).
   std::filesystem::path range_cache;
   std::string user_agent = "pe-viz";
-  int parallel = 4;     // transfers at once
+  int parallel = 6;     // transfers at once
   int max_retries = 5;  // per request, for 429, 5xx and cut connections (huggingface_hub http_backoff)
   double retry_wait_scale = 1.0;  // every wait before a retry is multiplied by this (tests shorten them)
+  // Each request and answer as a line with its time, for finding where a slow read waits
+  // (the desktop sets it from PE_VIZ_HUB_TRACE=1). Empty: none.
+  std::function<void(const std::string&)> trace;
 };
 
 // From the environment, as huggingface_hub reads it:

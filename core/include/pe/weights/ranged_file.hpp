@@ -61,8 +61,10 @@ class RangedFile final : public ByteSource, public std::enable_shared_from_this<
   // The loader's side (const: loading changes what is at hand, never the file's content).
   // The file's size, from the first answer (X-Linked-Size, Content-Range, File.size).
   void set_size(std::uint64_t size) const;
-  // Bytes that arrived: [offset, offset + bytes.size()), joined with loaded ranges it touches.
+  // Bytes that arrived: [offset, offset + bytes.size()) (the parts not at hand yet; kept as
+  // they came, shared with whoever else keeps them).
   void add(std::uint64_t offset, std::vector<std::uint8_t> bytes) const;
+  void add(std::uint64_t offset, std::shared_ptr<const std::vector<std::uint8_t>> bytes) const;
   // Whether every byte of `range` is at hand.
   bool loaded(ByteRange range) const;
   // The parts of `range` not at hand.
