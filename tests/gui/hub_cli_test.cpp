@@ -16,6 +16,7 @@
 
 #include "../unit/weights_test_writer.hpp"
 #include "child_process.hpp"
+#include "test_hub_server.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -29,46 +30,6 @@ std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
-
-// The stand-in Hub, serving `root`, killed when the test ends.
-class TestHub {
- public:
-  TestHub(const fs::path& root, const fs::path& dir, const std::vector<std::string>& flags = {})
-      : ready_(dir / "hub.ready"), stats_(dir / "hub.stats") {
-    std::vector<std::string> argv = {"/usr/bin/python3", std::string(PE_SOURCE_DIR) + "/tests/hub/test_hub.py", root.string(),
-                                     "--ready", ready_.string(), "--stats", stats_.string()};
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      const int null = ::open("/dev/null", O_WRONLY);
-      ::dup2(null, 1);
-      std::vector<char*> a;
-      for (auto& s : argv) a.push_back(s.data());
-      a.push_back(nullptr);
-      ::execv(a[0], a.data());
-      ::_exit(127);
-    }
-    for (int k = 0; k < 200 && !fs::exists(ready_); ++k) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    std::istringstream line(read_all(ready_));
-    std::string word;
-    line >> word >> endpoint_;
-  }
-  ~TestHub() {
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-  }
-  const std::string& endpoint() const { return endpoint_; }
-  json stats() const {
-    const std::string text = read_all(stats_);
-    return text.empty() ? json{{"total_bytes", 0}, {"requests", json::array()}, {"faults_served", json::array()}} : json::parse(text);
-  }
-
- private:
-  fs::path ready_, stats_;
-  pid_t pid_ = -1;
-  std::string endpoint_;
-};
 
 // A Llama-shaped model: hidden 64, 4 query heads and 2 key/value heads of 16 dims, 4 layers,
 // bf16; v, o and an MLP too, so the q/k rows are a part of each file.

@@ -70,12 +70,19 @@ std::optional<std::string> resolve_location(const std::string& base, const std::
   }
   const auto b = parse_url(base);
   if (!b) return std::nullopt;
-  if (location.rfind("//", 0) == 0) return b->scheme + ":" + location;  // network-path reference
-  if (location.front() == '/') return b->origin() + location;
-  // A relative path: beside the base's last segment (its query dropped).
-  std::string dir = b->path.substr(0, b->path.find_first_of("?#"));
-  dir = dir.substr(0, dir.rfind('/') + 1);
-  return b->origin() + dir + location;
+  std::string out;
+  if (location.rfind("//", 0) == 0) {
+    out = b->scheme + ":" + location;  // a network-path reference
+  } else if (location.front() == '/') {
+    out = b->origin() + location;
+  } else {
+    // A relative path: beside the base's last segment (its query dropped).
+    std::string dir = b->path.substr(0, b->path.find_first_of("?#"));
+    dir = dir.substr(0, dir.rfind('/') + 1);
+    out = b->origin() + dir + location;
+  }
+  if (!parse_url(out)) return std::nullopt;
+  return out;
 }
 
 }  // namespace pe
