@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <iostream>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,7 @@
 #include "cli/gui_command.hpp"
 #include "cli/inspect_command.hpp"
 #include "cli/lesson_command.hpp"
+#include "cli/model_config.hpp"
 #include "cli/soak_driver.hpp"
 #include "export/state_options.hpp"
 #include "cli/url_fragment.hpp"
@@ -68,6 +70,8 @@ int main(int argc, char** argv) {
   // Tables of a few MiB come and go as sliders move; mmap'd, they go back to the OS when
   // freed instead of piling up in glibc's heap (the soak measured 255 vs 130 MiB).
   app::fix_malloc_mmap_threshold();
+  // --model's config.json from the Hub, with a progress line and Ctrl-C (export sits below cli).
+  app::set_model_config_fetcher([](const std::string& model) { app::ensure_model_config(model, &std::cerr); });
   if (argc >= 2 && std::strcmp(argv[1], "dump") == 0) return run_dump_command(argc - 1, argv + 1);
   if (argc >= 2 && std::strcmp(argv[1], "export") == 0) return app::run_export_command(argc - 1, argv + 1);
   if (argc >= 2 && std::strcmp(argv[1], "bench") == 0) return app::run_bench_command(argc - 1, argv + 1);

@@ -8,6 +8,8 @@ PACKAGES=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libgl-dev libegl-dev zlib1g-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavfilter-dev libmd4c-dev
+  # models on the Hugging Face Hub over HTTP
+  libcurl4-openssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev ffmpeg
   fonts-dejavu-core xvfb xauth libgl1-mesa-dri libegl-mesa0 mesa-utils
   clang libfuzzer-14-dev libclang-rt-14-dev

@@ -14,7 +14,10 @@
 # Markdown files), fuzz_animation (--animate and animate: specs), fuzz_safetensors (the
 # safetensors reader and the q/k measure), fuzz_gguf_tensors (GGUF tensor data, the ggml
 # block decoders and the q/k measure), fuzz_url_fragment (a page's link: parsed, applied to
-# the state, written back).
+# the state, written back), fuzz_safetensors_remote (the safetensors header read in ranges
+# over HTTP, and the ranged q/k reading against the same bytes held whole), fuzz_hub_answers
+# (the Hub's headers — RateLimit, Location, Content-Range, ETag, X-Error-Code — and a fetch
+# through any answers).
 #
 # The corpus, tests/fuzz/corpus/<target>/, is what earlier long runs found worth keeping:
 # the hand-made seeds (named for what they are; tests check some of them) and the inputs
@@ -29,13 +32,13 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${PE_VIZ_ASAN_BUILD_DIR:-$ROOT/build-asan}"
 ALL_TARGETS=(fuzz_hf_config fuzz_gguf fuzz_session fuzz_cli_params fuzz_prompt_spec fuzz_lesson fuzz_animation
-             fuzz_safetensors fuzz_gguf_tensors fuzz_url_fragment)
+             fuzz_safetensors fuzz_gguf_tensors fuzz_url_fragment fuzz_safetensors_remote fuzz_hub_answers)
 
 merge=1
 if [[ "${1:-}" == "--no-merge" ]]; then merge=0; shift; fi
 SECONDS_PER_TARGET="${1:-20}"
 case "$SECONDS_PER_TARGET" in
-  -h | --help) sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
   '' | *[!0-9]*) echo "scripts/fuzz.sh: SECONDS must be a whole number, got '$SECONDS_PER_TARGET' (try --help)" >&2; exit 2 ;;
 esac
 shift || true

@@ -1,6 +1,7 @@
 #include "cli/dump_command.hpp"
 #include "cli/dump_encoding.hpp"
 #include "cli/json_arrays.hpp"
+#include "cli/model_config.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cmath>
@@ -354,7 +355,7 @@ int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err
     if (emit) {
       std::string text, name;
       if (config_path) text = pe::read_config_text(*config_path), name = *config_path;
-      else if (model) name = pe::resolve_cached_model(*model).config_path.string(), text = pe::read_config_text(name);
+      else if (model) app::ensure_model_config(*model, &err), name = pe::resolve_cached_model(*model).config_path.string(), text = pe::read_config_text(name);
       else name = preset.value_or(pe::kTeachingPreset), text = pe::preset_text(name);
       out << pe::emit_config(text, *emit, name);
       return 0;
@@ -395,6 +396,7 @@ int run_dump_command(int argc, char** argv, std::ostream& out, std::ostream& err
       c = m.loaded.config;
       source = {"gguf", *gguf_path, m.architecture, pe::to_string(m.rope_mode), std::move(m.loaded.diagnostics)};
     } else if (model) {
+      app::ensure_model_config(*model, &err);
       const pe::CachedModel where = pe::resolve_cached_model(*model);
       pe::LoadedConfig loaded = pe::load_cached_model_config(*model);
       source = {"model", where.config_path.string(), "", "", loaded.diagnostics};

@@ -1,5 +1,6 @@
 #include "cli/inspect_command.hpp"
 #include "cli/json_arrays.hpp"
+#include "cli/model_config.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cmath>
@@ -307,6 +308,7 @@ int run_inspect_command(int argc, char** argv, std::ostream& out, std::ostream& 
   try {
     std::string hf_config = config_path.value_or("");
     if (model) {
+      ensure_model_config(*model, &err);
       hf_config = pe::resolve_cached_model(*model).config_path.string();
       if (!gguf) file = hf_config;
     }

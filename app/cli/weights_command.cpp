@@ -1,7 +1,7 @@
 #include "cli/weights_command.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/json_arrays.hpp"
-
-#include <unistd.h>
+#include "cli/transfer_progress.hpp"
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -18,6 +18,7 @@
 #include "pe/models/hf_cache.hpp"
 #include "pe/weights/weights_error.hpp"
 #include "platform/atomic_file.hpp"
+#include "state/weights_job.hpp"
 
 namespace app {
 namespace {
@@ -73,6 +74,9 @@ std::string weights_text(const WeightsUsage& w, bool per_head) {
   out << "  read     " << u.bytes_read << " bytes of q/k (" << byte_count(u.bytes_read) << ") in " << num(w.seconds, "%.3f") << " s";
   if (rate > 0 && u.bytes_read >= (1u << 20)) out << " (" << num(rate, "%.2f") << " GB/s)";
   out << "\n";
+  if (w.bytes_moved > 0 || w.bytes_from_cache > 0)
+    out << "  moved    " << w.bytes_moved << " bytes (" << byte_count(w.bytes_moved) << ") over the network; " << byte_count(w.bytes_from_cache)
+        << " from the caches\n";
   for (const auto& n : u.notes) out << "  note     " << (n.key.empty() ? "" : n.key + ": ") << n.message << "\n";
 
   const long long q = pe::quarter_pairs(pairs);
@@ -192,6 +196,8 @@ std::string weights_json(const WeightsUsage& w) {
                        {"nonrotary_qk", l.nonrotary_qk}});
   j["summary"] = summary;
   j["bytes_read"] = u.bytes_read;
+  j["bytes_moved"] = w.bytes_moved;
+  j["bytes_cached"] = w.bytes_from_cache;
   json notes = json::array();
   for (const auto& n : u.notes) notes.push_back({{"severity", pe::to_string(n.severity)}, {"key", n.key}, {"message", n.message}});
   j["notes"] = notes;
@@ -228,7 +234,11 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
   auto* model_opt = cli.add_option("--model", model,
                                    "A Hugging Face checkpoint: a model folder (config.json + model.safetensors or "
                                    "model.safetensors.index.json and its shards), a .safetensors file or an index .json with "
-                                   "config.json beside it, or ORG/NAME[@REVISION] in the local Hugging Face cache (offline)");
+                                   "config.json beside it, or ORG/NAME[@REVISION]: from the local Hugging Face cache when its files "
+                                   "are there, else from the Hub by range — config.json (kept in the Hugging Face cache), the index, "
+                                   "each shard's header and only the q/k rows (kept in ~/.cache/pe-viz: a second run downloads "
+                                   "nothing). HF_ENDPOINT, HF_TOKEN (or HUGGING_FACE_HUB_TOKEN, or $HF_HOME/token), HF_HUB_OFFLINE=1 "
+                                   "(no network), HF_HOME and HF_HUB_CACHE are read as huggingface_hub reads them");
   auto* gguf_opt = cli.add_option("--gguf", gguf, "A GGUF file (llama.cpp); its metadata gives the heads, widths and RoPE");
   model_opt->excludes(gguf_opt);
   cli.add_flag("--json", as_json,
@@ -237,7 +247,7 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
                "original_inv_freq [pair], layer_index [the layers read], layer_attention, layer_rotary, layer_inv_freq "
                "[layer][pair], q_pair_norms [layer][head][pair], k_pair_norms [layer][kv_head][pair], q_nonrotary_norms "
                "[layer][head], k_nonrotary_norms [layer][kv_head], summary [per layer: qk, total, share_fastest, share_middle, "
-               "share_slowest, pairs_beyond_context, nonrotary_qk, ...], bytes_read, notes. Norms are of the stored values "
+               "share_slowest, pairs_beyond_context, nonrotary_qk, ...], bytes_read, bytes_moved (over the network), bytes_cached (from the caches instead), notes. Norms are of the stored values "
                "(a quantised GGUF's dequantised values; FP8 values times their block scales), summed in double. A layer "
                "without q/k weights has empty arrays. A model that does not rotate prints its position tensors instead: "
                "source, config, model_type, position_encoding, encoder_position_encoding, position_embeddings [position][dim] "
@@ -256,8 +266,10 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
   cli.add_option("--layer", layer, "Read only this layer (0-based) and print its per-head norms as tables");
   cli.add_option("--threads", threads, "Reading threads: 0 = one per core (default), 1 = the calling thread only")
       ->check(CLI::Range(0, 256));
-  cli.footer("Exit codes: 0 read; 1 the weights could not be read (the message names the file and the tensor); 2 bad command "
-             "line. A progress line goes to stderr when it is a terminal.\n\nExamples:\n"
+  cli.footer("Exit codes: 0 read; 1 the weights could not be read (the message names the file and the tensor, or what the Hub "
+             "answered: a gated model, a repository, revision or file not found); 2 bad command line; 130 stopped by Ctrl-C. A "
+             "progress line goes to stderr when it is a terminal (bytes of the total, the rate); a wait for the Hub (a rate "
+             "limit, a retry) is announced there always.\n\nExamples:\n"
              "  pe-viz weights --model tests/data/stories260K\n"
              "  pe-viz weights --model tests/data/makemore-tr --json > positions.json   (a GPT: its learned table)\n"
              "  pe-viz weights --model Qwen/Qwen3-8B --json > usage.json\n"
@@ -277,48 +289,66 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
     return 2;
   }
   const std::string source = model ? *model : *gguf;
-  pe::OpenedWeights opened;
-  try {
-    opened = gguf ? open_gguf_source(*gguf) : open_weights_source(*model);
-  } catch (const std::exception& e) {
-    err << "pe-viz weights: " << e.what() << "\n";
-    return 1;
-  }
-  const long long layers = opened.model.shape.num_hidden_layers;
-  if (layer && !opened.rotary()) {
-    err << "pe-viz weights: --layer: " << opened.encoding.model_type << " does not rotate q and k: there are no per-layer q/k norms "
-        << "(its position tensors are read whole)\n";
-    return 2;
-  }
-  if (layer && *layer >= layers) {
-    err << "pe-viz weights: --layer: " << *layer << " is not a layer of " << source << " (it has " << layers << ": 0 ... " << layers - 1
-        << ")\n";
-    return 2;
-  }
   pe::WeightsReadOptions options;
   options.threads = threads;
   if (layer) options.layers = {*layer};
-  // A progress line for reads that take a while, only on a terminal.
-  const bool tty = &err == &std::cerr && ::isatty(2) == 1;
-  const auto start = std::chrono::steady_clock::now();
-  double last = 0;
-  bool shown = false;
-  if (tty)
-    options.progress = [&](const pe::WeightsProgress& p) {
-      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (t > 0.5 && t - last > 0.1) {
-        last = t;
-        shown = true;
-        err << "\rreading q/k: layer " << p.layer + 1 << " of " << layers << ", " << byte_count(p.bytes_read) << " of "
-            << byte_count(p.bytes_total) << " (" << static_cast<int>(100.0 * p.fraction) << "%)   " << std::flush;
+  WeightsUsage w;
+  bool bad_layer = false;
+  if (gguf) {
+    pe::OpenedWeights opened;
+    try {
+      opened = open_gguf_source(*gguf);
+    } catch (const std::exception& e) {
+      err << "pe-viz weights: " << e.what() << "\n";
+      return 1;
+    }
+    const long long layers = opened.model.shape.num_hidden_layers;
+    if (layer && !opened.rotary()) {
+      err << "pe-viz weights: --layer: " << opened.encoding.model_type << " does not rotate q and k: there are no per-layer q/k "
+          << "norms (its position tensors are read whole)\n";
+      return 2;
+    }
+    if (layer && *layer >= layers) {
+      err << "pe-viz weights: --layer: " << *layer << " is not a layer of " << source << " (it has " << layers << ": 0 ... " << layers - 1
+          << ")\n";
+      return 2;
+    }
+    w = measure_opened(opened, source, options);
+  } else {
+    // A path, the local Hugging Face cache, or the Hub: a job in steps, so Ctrl-C stops it
+    // between two (transfers cancelled, nothing half-written in the caches).
+    const auto check_layer = [&](const pe::OpenedWeights& opened) {
+      const long long layers = opened.model.shape.num_hidden_layers;
+      if (layer && !opened.rotary()) {
+        bad_layer = true;
+        throw std::runtime_error("--layer: " + opened.encoding.model_type + " does not rotate q and k: there are no per-layer q/k "
+                                 "norms (its position tensors are read whole)");
       }
-      return true;
+      if (layer && *layer >= layers) {
+        bad_layer = true;
+        throw std::runtime_error("--layer: " + std::to_string(*layer) + " is not a layer of " + source + " (it has " + std::to_string(layers) +
+                                 ": 0 ... " + std::to_string(layers - 1) + ")");
+      }
     };
-  const WeightsUsage w = measure_opened(opened, source, options);
-  if (shown) err << "\r" << std::string(72, ' ') << "\r" << std::flush;
+    const InterruptGuard interrupt;
+    WeightsJob job(source, options, check_layer);
+    TransferProgress progress(err, "pe-viz weights", source);
+    while (!job.advance(100)) {
+      progress.notices(job.take_notices());
+      progress.update(job.progress());
+      if (InterruptGuard::interrupted()) job.cancel();
+    }
+    progress.notices(job.take_notices());
+    w = job.take();
+    if (w.cancelled) {
+      progress.clear();
+      err << "pe-viz weights: stopped (Ctrl-C); nothing half-written is left in the caches\n";
+      return kInterruptedExit;
+    }
+  }
   if (!w.ok()) {
     err << "pe-viz weights: " << (w.error.empty() ? std::string("cancelled") : w.error) << "\n";
-    return 1;
+    return bad_layer ? 2 : 1;
   }
   if (csv_path && !w.rotary) {
     err << "pe-viz weights: --csv: " << w.encoding.model_type << " does not rotate: there are no q/k pair norms to write (--json has its "

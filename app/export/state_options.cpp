@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <stdexcept>
 
 #include "pe/models/config.hpp"
@@ -13,6 +14,7 @@
 #include "state/legacy_names.hpp"
 #include "views/model_family.hpp"
 #include "views/view.hpp"
+#include "state/hub_config.hpp"
 
 namespace app {
 
@@ -22,7 +24,9 @@ void add_state_options(CLI::App& cli, StateOverrides& o) {
   cli.add_option("--view", o.view, "View to show: " + views);
   cli.add_option("--preset", o.preset, "Model preset (see `pe-viz dump --list-presets`)");
   cli.add_option("--config", o.config, "Hugging Face config.json to load");
-  cli.add_option("--model", o.model, "A model in the local Hugging Face cache: ORG/NAME or ORG/NAME@REVISION (offline)");
+  cli.add_option("--model", o.model,
+                 "A model by name, ORG/NAME or ORG/NAME@REVISION: its config.json from the local Hugging Face cache, else from the "
+                 "Hub into that cache (HF_ENDPOINT, HF_TOKEN; HF_HUB_OFFLINE=1: the cache only)");
   cli.add_option("--gguf", o.gguf, "A GGUF model file (its header and RoPE factor tensors are read, never the weights)");
   cli.add_option("--theta", o.theta, "RoPE/sinusoidal base theta (> 1)");
   cli.add_option("--dim", o.dim, "Head dimension d (even, 2 ... 8192)");
@@ -181,6 +185,27 @@ void apply_multimodal_overrides(AppState& s, const StateOverrides& o) {
 
 }  // namespace
 
+namespace {
+ModelConfigFetcher& fetcher_slot() {
+  static ModelConfigFetcher f;
+  return f;
+}
+}  // namespace
+
+void set_model_config_fetcher(ModelConfigFetcher fetcher) { fetcher_slot() = std::move(fetcher); }
+
+ModelConfigFetcher model_config_fetcher() {
+  if (fetcher_slot()) return fetcher_slot();
+  // No command line to report to: wait for the Hub quietly.
+  return [](const std::string& model) {
+    if (std::unique_ptr<pe::HubModel> hub = model_config_download(model)) {
+      while (!hub->advance_config(100)) {
+      }
+      require_config_kept(*hub);
+    }
+  };
+}
+
 void apply_overrides(AppState& s, const StateOverrides& o) {
   require_one_model_source(o.preset.has_value(), o.config.has_value(), o.model.has_value(), o.gguf.has_value());
   if (o.preset) apply_preset(s, *o.preset);
@@ -203,6 +228,7 @@ void apply_overrides(AppState& s, const StateOverrides& o) {
     }
   }
   if (o.model) {
+    model_config_fetcher()(*o.model);
     adopt_loaded(s, pe::load_cached_model_config(*o.model));
     s.model_source = pe::resolve_cached_model(*o.model).config_path.string();
   }

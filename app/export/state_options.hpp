@@ -3,6 +3,7 @@
 // bench. Option names are the parameter names used everywhere (theta, dim, length ...).
 // Below the UI and the command line: lesson slides set the state by these same names
 // (export/lesson_validation.cpp), and so do links (cli/url_fragment.cpp).
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -51,5 +52,12 @@ void require_one_model_source(bool preset, bool config, bool model, bool gguf);
 // Applies overrides in a fixed order (preset/config first, then single parameters) and
 // validates; throws std::runtime_error / pe::InvalidArgument with a message naming the option.
 void apply_overrides(AppState& state, const StateOverrides& o);
+
+// How --model fetches a config.json the local cache lacks from the Hub. The command line
+// installs one with a progress line on stderr and Ctrl-C (cli/model_config.hpp); without one
+// the fetch waits quietly. Throws what the fetch throws (pe::HubError, pe::WeightsCancelled).
+using ModelConfigFetcher = std::function<void(const std::string& model)>;
+void set_model_config_fetcher(ModelConfigFetcher fetcher);
+ModelConfigFetcher model_config_fetcher();
 
 }  // namespace app

@@ -6,11 +6,17 @@
 // (capabilities()) and uses these calls; it never asks which of the two it runs in.
 //
 // Implemented by platform/desktop/host.cpp and platform/web/host.cpp (one is built).
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
+
+#include "pe/hub/hub_settings.hpp"
+#include "pe/hub/http_transport.hpp"
+#include "pe/weights/ranged_file.hpp"
 
 namespace app::host {
 
@@ -63,6 +69,24 @@ struct PickedFile {
   std::string purpose;  // as given to pick_files
 };
 std::vector<PickedFile> take_picked_files();
+
+// ---- the Hugging Face Hub (pe/hub) and files read in place
+// An HTTP client for the Hub: libcurl on the desktop (transfers run on a thread of their own),
+// fetch() in a page (a single Range header and no other unless a token is given: no CORS
+// preflight).
+std::unique_ptr<pe::HttpTransport> make_http_transport();
+// How to reach the Hub: on the desktop from the environment as huggingface_hub reads it
+// (HF_ENDPOINT, HF_TOKEN …, HF_HUB_OFFLINE, the caches); in a page the endpoint the page was
+// given and the token typed into it (kept in memory only, unless the reader asks to keep it).
+pe::HubSettings hub_settings();
+// A page's token for the Hub: `keep` stores it in the page's local storage (else it lives
+// until the page is closed). Desktop: the environment's is used; these do nothing.
+void set_hub_token(const std::string& token, bool keep);
+// Files a page holds in place — dropped or picked weights, read in ranges through File.slice,
+// never copied whole: a ranged file for `name` (nullptr when it is not one of them), and the
+// loader of their ranges. Desktop: files have paths; nullptr.
+std::shared_ptr<pe::RangedFile> page_file(const std::string& name);
+std::unique_ptr<pe::RangeLoader> make_page_file_loader();
 
 // A lesson the page was published with (`pe-viz export --lesson NAME DIR --interactive`):
 // where its Markdown is in the page's file system. nullopt elsewhere.

@@ -21,6 +21,7 @@
 #include "pe/weights/weights_error.hpp"
 #include "platform/frame_pacing.hpp"
 #include "state/app_state.hpp"
+#include "state/weights_job.hpp"
 
 namespace app {
 
@@ -35,13 +36,6 @@ std::string lower(std::string s) {
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-// "ORG/NAME" or "ORG/NAME@REV": one slash, not a path's start.
-bool reads_as_model_name(const std::string& s) {
-  if (s.empty() || s[0] == '/' || s[0] == '.' || s[0] == '~') return false;
-  const std::string name = s.substr(0, s.find('@'));
-  return std::count(name.begin(), name.end(), '/') == 1 && name.back() != '/';
 }
 
 }  // namespace
@@ -77,16 +71,10 @@ bool is_weights_path(const std::string& path) {
   return ends_with(l, ".safetensors") || ends_with(l, ".safetensors.index.json");
 }
 
-namespace {
-// A reading that never started: the source could not be opened, or it was cancelled first.
-WeightsUsage unread(const std::string& source, std::string error, bool cancelled = false) {
-  WeightsUsage out;
-  out.source = source;
-  out.error = std::move(error);
-  out.cancelled = cancelled;
-  return out;
+unsigned long long next_weights_serial() {
+  static std::atomic<unsigned long long> readings{0};
+  return ++readings;
 }
-}  // namespace
 
 std::optional<TrainedTableAnalysis> analyse_trained_table(const pe::TrainedPositions& positions) {
   const pe::LearnedPositionTable* t = positions.position_embeddings ? &*positions.position_embeddings
@@ -111,22 +99,15 @@ std::optional<TrainedTableAnalysis> analyse_trained_table(const pe::TrainedPosit
   return a;
 }
 
-namespace {
-
-// What training made of a model that does not rotate: its position tensors and, for a learned
-// table, their analysis. `keep_going` false stops the reading (cancelled).
 void read_positions(const pe::OpenedWeights& opened, WeightsUsage& out, const std::function<bool()>& keep_going) {
   out.positions = pe::read_trained_positions(*opened.tensors, opened.position_spec, keep_going);
   out.analysis = analyse_trained_table(out.positions);
 }
 
-}  // namespace
-
 WeightsUsage measure_opened(const pe::OpenedWeights& opened, const std::string& source, const pe::WeightsReadOptions& options) {
-  static std::atomic<unsigned long long> readings{0};
   WeightsUsage out;
   out.source = source;
-  out.serial = ++readings;
+  out.serial = next_weights_serial();
   out.config = opened.config_path.string();
   out.encoding = opened.encoding;
   out.rotary = opened.rotary();
@@ -150,39 +131,30 @@ WeightsUsage measure_opened(const pe::OpenedWeights& opened, const std::string& 
 }
 
 WeightsUsage measure_weights(const std::string& source, const pe::WeightsReadOptions& options) {
-  pe::OpenedWeights opened;
-  try {
-    opened = open_weights_source(source);
-  } catch (const std::exception& e) {
-    return unread(source, e.what());
+  WeightsJob job(source, options);
+  while (!job.advance(100)) {
   }
-  return measure_opened(opened, source, options);
+  return job.take();
 }
 
 // ---- The GUI's reading ------------------------------------------------------------------
 
 namespace {
 
-struct Progress {
-  std::atomic<bool> cancel{false};
-  std::atomic<double> fraction{0.0};
-  std::atomic<std::uint64_t> bytes_read{0}, bytes_total{0};
-  std::atomic<long long> layer{0}, layers{0};
-};
-
 struct Job {
   std::string source;
-  std::shared_ptr<Progress> progress;
-  std::future<WeightsUsage> future;
+  std::shared_ptr<WeightsJob> job;
+  std::future<void> thread;  // the desktop's worker (none in a page: stepped per frame)
 };
 
 struct Readings {
   std::map<std::string, WeightsUsage> done;  // by source, at most a few
   std::optional<Job> job;
-  std::vector<std::future<WeightsUsage>> retiring;  // cancelled jobs finishing their batch
-  // Quitting mid-read waits for one batch, not for the rest of the checkpoint.
+  std::vector<Job> retiring;  // cancelled jobs finishing their step
+  // Quitting mid-read waits for one step, not for the rest of the checkpoint.
   ~Readings() {
-    if (job) job->progress->cancel = true;
+    if (job) job->job->cancel();
+    for (auto& r : retiring) r.job->cancel();
   }
 };
 
@@ -197,37 +169,25 @@ int gui_threads() {
   return n > 2 ? static_cast<int>(n - 1) : 1;
 }
 
-WeightsUsage read_source(const std::string& source, const std::shared_ptr<Progress>& progress) {
+Job start_job(const std::string& source) {
   pe::WeightsReadOptions o;
   o.threads = gui_threads();
-  o.progress = [progress](const pe::WeightsProgress& p) {
-    progress->fraction = p.fraction;
-    progress->bytes_read = p.bytes_read;
-    progress->bytes_total = p.bytes_total;
-    progress->layer = p.layer;
-    return !progress->cancel.load();
-  };
-  pe::OpenedWeights opened;
-  try {
-    opened = open_weights_source(source);
-  } catch (const std::exception& e) {
-    return unread(source, e.what());
-  }
-  progress->layers = opened.model.shape.num_hidden_layers;
-  if (progress->cancel) return unread(source, "", true);
-  return measure_opened(opened, source, o);
+  Job j{source, std::make_shared<WeightsJob>(source, o), {}};
+  if (pe::weights_threads_available())
+    j.thread = std::async(std::launch::async, [job = j.job] {
+      while (!job->advance(50)) wake_gui();
+      wake_gui();
+    });
+  return j;
 }
 
-// The reading's own thread; where there are none (the single-threaded browser build) the
-// work runs in place and the future comes back ready.
-template <class Work>
-std::future<WeightsUsage> start_reading(Work work) {
-  if (!pe::weights_threads_available()) {
-    std::promise<WeightsUsage> done;
-    done.set_value(work());
-    return done.get_future();
-  }
-  return std::async(std::launch::async, std::move(work));
+bool finished(Job& j) {
+  if (j.thread.valid()) return j.thread.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  // A page: a few steps a frame, for at most ~10 ms (one batch of q/k is summed per step).
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(10);
+  while (!j.job->advance(0))
+    if (std::chrono::steady_clock::now() >= until) return false;
+  return true;
 }
 
 void keep(Readings& r, WeightsUsage result) {
@@ -237,7 +197,7 @@ void keep(Readings& r, WeightsUsage result) {
 }
 
 void sweep_retiring(Readings& r) {
-  std::erase_if(r.retiring, [](std::future<WeightsUsage>& f) { return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready; });
+  std::erase_if(r.retiring, [](Job& j) { return !j.thread.valid() || j.thread.wait_for(std::chrono::seconds(0)) == std::future_status::ready; });
 }
 
 }  // namespace
@@ -247,47 +207,46 @@ WeightsStatus weights_status(const std::string& source, bool wait) {
   sweep_retiring(r);
   WeightsStatus status;
   if (r.job && r.job->source != source) {
-    // Another model is asked for: the one under way stops at its next batch.
-    r.job->progress->cancel = true;
-    r.retiring.push_back(std::move(r.job->future));
+    // Another model is asked for: the one under way stops at its next step.
+    r.job->job->cancel();
+    r.retiring.push_back(std::move(*r.job));
     r.job.reset();
   }
-  if (r.job && (wait || r.job->future.wait_for(std::chrono::seconds(0)) == std::future_status::ready)) {
-    keep(r, r.job->future.get());
-    r.job.reset();
-  }
-  if (const auto it = r.done.find(source); it != r.done.end()) {
+  if (const auto it = r.done.find(source); it != r.done.end() && !r.job) {
     status.result = &it->second;
     return status;
   }
-  if (!r.job) {
-    auto progress = std::make_shared<Progress>();
-    if (wait) {
-      keep(r, read_source(source, progress));
-      status.result = &r.done.at(source);
-      return status;
-    }
-    r.job = Job{source, progress, start_reading([source, progress] {
-                  WeightsUsage u = read_source(source, progress);
-                  wake_gui();
-                  return u;
-                })};
-    // (Where there are no threads the work ran in place: the result is ready now.)
-    if (r.job->future.wait_for(std::chrono::seconds(0)) == std::future_status::ready) return weights_status(source, false);
+  if (!r.job) r.job = start_job(source);
+  if (wait) {
+    if (r.job->thread.valid()) r.job->thread.wait();
+    else
+      while (!r.job->job->advance(100)) {
+      }
   }
-  const Progress& p = *r.job->progress;
+  if (finished(*r.job)) {
+    keep(r, r.job->job->take());
+    r.job.reset();
+    status.result = &r.done.at(source);
+    return status;
+  }
+  const WeightsJobProgress p = r.job->job->progress();
   status.reading = true;
   status.fraction = p.fraction;
   status.bytes_read = p.bytes_read;
   status.bytes_total = p.bytes_total;
   status.layer = p.layer;
   status.layers = p.layers;
+  status.stage = p.stage;
+  status.remote = p.remote;
+  status.bytes_moved = p.bytes_moved;
+  status.seconds = p.seconds;
+  status.notice = p.notice;
   return status;
 }
 
 void cancel_weights_reading() {
   Readings& r = readings();
-  if (r.job) r.job->progress->cancel = true;
+  if (r.job) r.job->job->cancel();
 }
 
 void forget_weights(const std::string& source) { readings().done.erase(source); }

@@ -18,10 +18,12 @@
 namespace app {
 
 // What `--weights`, the session key "weights" and a dropped path name: a model folder, a
-// .safetensors file, a model.safetensors.index.json, a .gguf, or ORG/NAME[@REVISION] in the
-// local Hugging Face cache (offline). A path that exists is opened as it is; anything else
-// that reads as a model name is looked up in the cache. Throws pe::WeightsError (naming the
-// file, the tensor, the config.json) or pe::HfCacheError (naming the paths tried).
+// .safetensors file, a model.safetensors.index.json, a .gguf, or ORG/NAME[@REVISION] — in the
+// local Hugging Face cache, else on the Hub (read by range: state/weights_job.hpp). A path
+// that exists is opened as it is (mapped).
+// open_weights_source opens what is on this machine: a path, or a model whose files are all
+// in the cache. Throws pe::WeightsError (naming the file, the tensor, the config.json) or
+// pe::HfCacheError (naming the paths tried).
 pe::OpenedWeights open_weights_source(const std::string& source);
 // A GGUF file, whatever its name ends with (`pe-viz weights --gguf FILE`).
 pe::OpenedWeights open_gguf_source(const std::string& path);
@@ -59,14 +61,24 @@ struct WeightsUsage {
   std::optional<TrainedTableAnalysis> analysis;
   pe::FrequencyUsage usage;
   std::vector<pe::LayerUsage> summary;  // summarize_usage(usage)
-  double seconds = 0.0;                 // reading the q/k (or position) weights
+  double seconds = 0.0;                 // reading the q/k (or position) weights (and, from the Hub, fetching them)
+  std::uint64_t bytes_moved = 0;        // over the network (the Hub) or out of a page's file
+  std::uint64_t bytes_from_cache = 0;   // served from the caches instead (a model read before)
   unsigned long long serial = 0;        // a number no other reading in this process has (caches key on it)
   bool ok() const { return error.empty() && !cancelled; }
 };
 
-// Opens and measures `source` here and now (the CLI; errors are returned, not thrown).
+// What training made of a model that does not rotate: its position tensors and, for a learned
+// table, their analysis, into `out`. `keep_going` false stops the reading (cancelled). Over
+// ranged files it throws pe::BytesNotLoaded for the caller to load and call again.
+void read_positions(const pe::OpenedWeights& opened, WeightsUsage& out, const std::function<bool()>& keep_going);
+
+// Opens and measures `source` here and now, waiting for the Hub if it must (errors are
+// returned, not thrown).
 WeightsUsage measure_weights(const std::string& source, const pe::WeightsReadOptions& options = {});
 WeightsUsage measure_opened(const pe::OpenedWeights& opened, const std::string& source, const pe::WeightsReadOptions& options);
+// A number no other reading in this process has (WeightsUsage::serial).
+unsigned long long next_weights_serial();
 
 // The GUI's reading of a source.
 struct WeightsStatus {
@@ -75,10 +87,16 @@ struct WeightsStatus {
   double fraction = 0.0;  // of the q/k bytes
   std::uint64_t bytes_read = 0, bytes_total = 0;
   long long layer = 0, layers = 0;
+  std::string stage;                 // "opening", "config.json", "headers", "q/k"
+  bool remote = false;               // from the Hub or a page's file
+  std::uint64_t bytes_moved = 0;     // over the network so far
+  double seconds = 0.0;
+  std::string notice;                // a wait under way (a rate limit, a retry), "" none
 };
-// The result for `source`, starting a worker thread for it when there is none (one reading
-// at a time: asking for another source cancels the one under way). `wait`: finish the work
-// on this thread now (exports, CSV). Call from the GUI thread only.
+// The result for `source`, starting its reading when there is none (one reading at a time:
+// asking for another source cancels the one under way). The reading runs on a worker thread
+// on the desktop, a step per call in a page (where there are no threads). `wait`: finish the
+// work now (exports, CSV). Call from the GUI thread only.
 WeightsStatus weights_status(const std::string& source, bool wait);
 // Stops the reading under way (it ends as a cancelled result).
 void cancel_weights_reading();

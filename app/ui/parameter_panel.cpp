@@ -6,16 +6,21 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "pe/models/config.hpp"
 #include "pe/models/hf_cache.hpp"
 #include "pe/scaling/scaling.hpp"
+#include "platform/frame_pacing.hpp"
 #include "platform/host.hpp"
 #include "plot/space_wrap.hpp"
 #include "views/model_family.hpp"
 #include "ui/relative_parameters.hpp"
+#include "state/hub_config.hpp"
+#include "state/weights_usage.hpp"
 
 namespace app {
 namespace {
@@ -62,34 +67,61 @@ void preset_combo(AppState& s) {
       "teaching default.");
 }
 
-// Path field, recent files and a summary of what was read; errors keep the previous config.
-// "Model": ORG/NAME from the local Hugging Face cache, completed from the cached models
-// (listed once when the field is focused, not every frame).
+// "Model": ORG/NAME[@REVISION] — from the local Hugging Face cache (completed from the cached
+// models, listed once when the field is focused), else its config.json from the Hub (fetched
+// a step per frame, with its progress and Cancel). "Read weights" reads the q/k weights in the
+// frequency-usage view. Errors keep the previous config.
 void draw_model_loader(AppState& s) {
   static std::string model;
   static std::vector<std::string> cached;
   static bool list_open = false;
+  static std::unique_ptr<ModelConfigFetch> fetch;
   const ImGuiStyle& style = ImGui::GetStyle();
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Open").x - 2 * style.FramePadding.x -
-                          style.ItemSpacing.x);
-  const bool entered = ImGui::InputTextWithHint("##model", "ORG/NAME (HF cache)", &model,
-                                                ImGuiInputTextFlags_EnterReturnsTrue);
+  const float buttons = ImGui::CalcTextSize("Open").x + ImGui::CalcTextSize("Read weights").x + 4 * style.FramePadding.x + 2 * style.ItemSpacing.x;
+  ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6.0f, ImGui::GetContentRegionAvail().x - buttons));
+  const bool entered = ImGui::InputTextWithHint("##model", "ORG/NAME (HF cache or Hub)", &model, ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::IsItemActivated()) cached = pe::list_cached_models();
   const bool typing = ImGui::IsItemActive();
   if (typing) list_open = true;
-  tip(("model: a model already downloaded to the Hugging Face hub cache (" + pe::hf_hub_cache_dir().path.string() +
-       "), read offline: ORG/NAME or ORG/NAME@REVISION. Same as --model.").c_str());
+  const pe::HubSettings hub = host::hub_settings();
+  tip(("model: ORG/NAME or ORG/NAME@REVISION. Read from the Hugging Face hub cache (" + pe::hf_hub_cache_dir().path.string() +
+       ") when it is there, else its config.json is fetched from " + hub.endpoint +
+       (hub.offline ? " — not now: HF_HUB_OFFLINE is set" : "") + " and kept in that cache. Same as --model.")
+          .c_str());
   ImGui::SameLine();
   auto open = [&](const std::string& m) {
     list_open = false;
-    try {
-      load_cached_model(s, m);
-      open_family_view(s);
-    } catch (const std::exception& e) {
-      s.config_error = e.what();
-    }
+    fetch = std::make_unique<ModelConfigFetch>(m);
   };
   if ((ImGui::Button("Open") || entered) && !model.empty()) open(model);
+  ImGui::SameLine();
+  if (ImGui::Button("Read weights") && !model.empty()) {
+    forget_weights(model);
+    s.weights = model;
+    s.weights_layer = 0;
+    s.view = "frequency-usage";
+  }
+  tip("Read the model's q/k weights (frequency-usage view): from the cache when its files are there, else from the Hub by "
+      "range — the headers and only the q/k rows, kept in pe-viz's cache so a second read moves nothing. With progress and Cancel.");
+  if (fetch) {
+    if (fetch->advance(0)) {
+      try {
+        if (!fetch->error().empty()) throw std::runtime_error(fetch->error());
+        load_cached_model(s, fetch->model());
+        open_family_view(s);
+        s.config_error.clear();
+      } catch (const std::exception& e) {
+        s.config_error = e.what();
+      }
+      fetch.reset();
+    } else {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextDisabled("%s", fetch->status().c_str());
+      ImGui::PopTextWrapPos();
+      if (ImGui::SmallButton("Cancel##model-fetch")) fetch.reset();
+      request_frame_within(0.1);
+    }
+  }
   if (!list_open || cached.empty()) return;
   const std::vector<std::string> matches = pe::closest_names(model, cached, 8);
   const float rows = float(std::min<std::size_t>(matches.size(), 6));

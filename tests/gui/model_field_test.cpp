@@ -11,9 +11,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "pe/models/hf_cache.hpp"
 #include "test_support.hpp"
+#include "state/weights_usage.hpp"
+#include "test_hub_server.hpp"
 #include "ui/file_actions.hpp"
 
 namespace {
@@ -80,6 +83,7 @@ class ModelField : public SessionTest {
       mouse_ = {panel->Pos.x + panel->Size.x * 0.3f, y};
       frame();
       if (GImGui->HoveredId == id) {
+        field_at_ = mouse_;
         down_ = true;
         frame();
         down_ = false;
@@ -101,6 +105,7 @@ class ModelField : public SessionTest {
   fs::path cache_;
   app::StatusLine status_;
   ImVec2 mouse_{-FLT_MAX, -FLT_MAX};
+  ImVec2 field_at_{0, 0};  // where the Model field was clicked
   bool down_ = false, enter_ = false;
   float wheel_ = 0.0f;
   std::string typed_;
@@ -125,6 +130,66 @@ TEST_F(ModelField, AModelNotInTheCacheChangesNothingAndNamesTheClosest) {
   const app::AppState& s = session().state();
   EXPECT_EQ(s.rope.theta, theta);
   EXPECT_NE(s.config_error.find("meta-llama/Llama-3.1-8B"), std::string::npos) << s.config_error;
+}
+
+// A name only the Hub has (the stand-in Hub here): Enter fetches config.json into the
+// Hugging Face cache a step per frame and opens it; "Read weights" reads the q/k weights in
+// the frequency-usage view, with the numbers of the same files read from disk.
+TEST_F(ModelField, AModelOnlyOnTheHubIsFetchedIntoTheCacheAndItsWeightsRead) {
+  pe_test::TempDir dir;
+  const fs::path repo = dir.path() / "repos" / "org" / "tiny";
+  fs::create_directories(repo);
+  const fs::path stories = fs::path(PE_SOURCE_DIR) / "tests" / "data" / "stories260K";
+  fs::copy_file(stories / "config.json", repo / "config.json");
+  fs::copy_file(stories / "model.safetensors", repo / "model.safetensors");
+  pe_test::TestHub hub(dir.path() / "repos", dir.path());
+  ::setenv("HF_ENDPOINT", hub.endpoint().c_str(), 1);
+  ::setenv("HF_HUB_OFFLINE", "0", 1);
+  ::setenv("XDG_CACHE_HOME", (dir.path() / "cache").c_str(), 1);
+  ::setenv("HF_TOKEN_PATH", (dir.path() / "no-token").c_str(), 1);
+  ::unsetenv("HF_TOKEN");
+  ASSERT_TRUE(click_model_field());
+  type_and_enter("org/tiny");
+  app::AppState& s = session().state();
+  for (int k = 0; k < 400 && s.recent_configs.front().find("models--org--tiny") == std::string::npos; ++k) {
+    frame();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(s.config_error, "");
+  ASSERT_NE(s.recent_configs.front().find("models--org--tiny"), std::string::npos) << s.recent_configs.front();
+  EXPECT_EQ(s.rope.max_position_embeddings, 512);  // stories260K's config
+  EXPECT_TRUE(fs::is_symlink(s.recent_configs.front()));
+  // "Read weights": the frequency-usage view reads org/tiny from the Hub.
+  // On the Model field's row, right of it.
+  const ImVec2 field = field_at_;
+  ImGuiWindow* panel = GImGui->HoveredWindow ? GImGui->HoveredWindow->RootWindow : nullptr;
+  ASSERT_NE(panel, nullptr);
+  const ImGuiID button = panel->GetID("Read weights");
+  bool clicked = false;
+  for (float x = field.x; x < panel->Pos.x + panel->Size.x && !clicked; x += 6.0f) {
+    mouse_ = {x, field.y};
+    frame();
+    if (GImGui->HoveredId == button) {
+      down_ = true;
+      frame();
+      down_ = false;
+      frame();
+      clicked = true;
+    }
+  }
+  ASSERT_TRUE(clicked) << "no Read weights button";
+  EXPECT_EQ(s.view, "frequency-usage");
+  EXPECT_EQ(s.weights, "org/tiny");
+  const app::WeightsStatus st = app::weights_status("org/tiny", true);
+  ASSERT_TRUE(st.result && st.result->ok()) << (st.result ? st.result->error : "no result");
+  const app::WeightsUsage disk = app::measure_weights(stories.string());
+  ASSERT_TRUE(disk.ok()) << disk.error;
+  for (std::size_t l = 0; l < disk.usage.layer_index.size(); ++l)
+    EXPECT_TRUE((st.result->usage.q_pair_norms[l] == disk.usage.q_pair_norms[l]).all()) << "layer " << l;
+  EXPECT_GT(st.result->bytes_moved, 0u);
+  for (const char* v : {"HF_ENDPOINT", "XDG_CACHE_HOME", "HF_TOKEN_PATH"}) ::unsetenv(v);
+  ::setenv("HF_HUB_OFFLINE", "1", 1);
+  s.weights.clear();
 }
 
 TEST_F(ModelField, TheCompletionListOffersTheCachedModels) {

@@ -443,7 +443,7 @@ inline std::string shell_quote(const std::string& s) {
 // With `cwd`, runs there.
 inline CommandResult run_pe_viz(const std::string& args, const fs::path& home, const fs::path& cwd = {}) {
   const fs::path err_file = home / "stderr.txt";
-  const std::string cmd = (cwd.empty() ? std::string() : "cd " + shell_quote(cwd.string()) + " && ") + "HOME=" + shell_quote(home.string()) + " XDG_CONFIG_HOME=" + shell_quote((home / ".config").string()) +
+  const std::string cmd = (cwd.empty() ? std::string() : "cd " + shell_quote(cwd.string()) + " && ") + "HF_HUB_OFFLINE=1 HOME=" + shell_quote(home.string()) + " XDG_CONFIG_HOME=" + shell_quote((home / ".config").string()) +
                           " " + shell_quote(PE_VIZ_BINARY) + " " + args + " 2>" + shell_quote(err_file.string());
   CommandResult r;
   FILE* pipe = popen(cmd.c_str(), "r");

@@ -119,7 +119,7 @@ const std::set<std::string> kJsonKeys = {"source",         "config",      "dtype
                                          "family",         "layers",      "heads",          "kv_heads",         "training_context",
                                          "inv_freq",       "original_inv_freq", "layer_index", "layer_attention", "layer_rotary",
                                          "layer_inv_freq", "q_pair_norms", "k_pair_norms",  "q_nonrotary_norms", "k_nonrotary_norms",
-                                         "summary",        "bytes_read",  "notes"};
+                                         "summary",        "bytes_read",  "bytes_moved",    "bytes_cached",     "notes"};
 
 TEST_F(WeightsCommandTest, JsonHasTheDocumentedKeysAndTheNormsComputedHere) {
   for (const std::string dtype : {"F32", "BF16"}) {
@@ -143,6 +143,8 @@ TEST_F(WeightsCommandTest, JsonHasTheDocumentedKeysAndTheNormsComputedHere) {
     expect_norms(j);
     // q and k of two layers: (32 + 16) rows × 32 values × bytes per value, v never read.
     EXPECT_EQ(j.at("bytes_read"), 2 * 48 * kHidden * (dtype == "F32" ? 4 : 2));
+    EXPECT_EQ(j.at("bytes_moved"), 0);  // a folder on disk: mapped, nothing moved over a network
+    EXPECT_EQ(j.at("bytes_cached"), 0);
     // The summary: w_j and the quarter shares (4 pairs: one a quarter) from the norms here.
     ASSERT_EQ(j.at("summary").size(), std::size_t(kLayers));
     for (long long l = 0; l < kLayers; ++l) {

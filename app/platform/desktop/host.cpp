@@ -2,7 +2,9 @@
 
 #include <imgui.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +12,7 @@
 
 #include "platform/atomic_file.hpp"
 #include "platform/config_dir.hpp"
+#include "platform/desktop/http_transport_curl.hpp"
 
 namespace app::host {
 
@@ -41,6 +44,23 @@ void offer_download(const std::string& file_name, std::span<const unsigned char>
 }
 void pick_files(const std::string&, const std::string&) {}
 std::vector<PickedFile> take_picked_files() { return {}; }
+
+std::unique_ptr<pe::HttpTransport> make_http_transport() { return std::make_unique<CurlTransport>(); }
+
+pe::HubSettings hub_settings() {
+  pe::HubSettings s = pe::hub_settings_from_environment(std::string("pe-viz/") + PE_VIZ_VERSION);
+  if (const char* t = std::getenv("PE_VIZ_HUB_TRACE"); t && *t && std::string(t) != "0") {
+    const auto start = std::chrono::steady_clock::now();
+    s.trace = [start](const std::string& line) {
+      std::fprintf(stderr, "hub %8.3f %s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), line.c_str());
+    };
+  }
+  return s;
+}
+
+void set_hub_token(const std::string&, bool) {}
+std::shared_ptr<pe::RangedFile> page_file(const std::string&) { return nullptr; }
+std::unique_ptr<pe::RangeLoader> make_page_file_loader() { return nullptr; }
 
 std::optional<std::string> published_lesson() { return std::nullopt; }
 

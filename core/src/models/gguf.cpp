@@ -195,6 +195,22 @@ class MemorySource final : public Source {
   std::span<const std::uint8_t> bytes_;
 };
 
+// A file read through the caller's function (whatever it throws passes through).
+class FunctionSource final : public Source {
+ public:
+  FunctionSource(const GgufReadFunction& read, std::uint64_t size) : read_(read), size_(size) {}
+  std::uint64_t size() const override { return size_; }
+  bool read(std::uint64_t offset, void* dst, std::size_t n) override {
+    if (offset > size_ || n > size_ - offset) return false;
+    if (n) read_(offset, dst, n);
+    return true;
+  }
+
+ private:
+  const GgufReadFunction& read_;
+  std::uint64_t size_;
+};
+
 // A file read through one window of kWindow bytes: headers are read front to back in
 // small pieces, so nearly every read is a memcpy from the window.
 class FileSource final : public Source {
@@ -810,6 +826,17 @@ GgufFile read_gguf(const std::filesystem::path& path) {
 GgufFile parse_gguf(std::span<const std::uint8_t> bytes, const std::string& name) {
   MemorySource src(bytes);
   return Parser(src, name).parse();
+}
+
+GgufFile parse_gguf(const GgufReadFunction& read, std::uint64_t size, const std::string& name) {
+  FunctionSource src(read, size);
+  return Parser(src, name).parse();
+}
+
+std::vector<float> read_gguf_tensor(const GgufReadFunction& read, std::uint64_t size, const GgufFile& file,
+                                    const GgufTensorInfo& tensor, std::size_t max_elements) {
+  FunctionSource src(read, size);
+  return read_tensor(src, file, tensor, max_elements);
 }
 
 std::vector<float> read_gguf_tensor(const std::filesystem::path& path, const GgufFile& file, const GgufTensorInfo& tensor,

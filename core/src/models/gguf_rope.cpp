@@ -688,6 +688,14 @@ GgufModelConfig load_gguf_config(const std::filesystem::path& path) {
       stem);
 }
 
+GgufModelConfig parse_gguf_config(const GgufReadFunction& read, std::uint64_t size, const std::string& name) {
+  GgufFile file = parse_gguf(read, size, name);
+  return map_config(
+      std::move(file),
+      [&](const GgufFile& f, const GgufTensorInfo& t, std::size_t max) { return read_gguf_tensor(read, size, f, t, max); },
+      stem_of(name));
+}
+
 GgufModelConfig parse_gguf_config(std::span<const std::uint8_t> bytes, const std::string& name) {
   GgufFile file = parse_gguf(bytes, name);
   return map_config(

@@ -28,6 +28,17 @@ namespace pe {
 void ByteSource::will_read(std::uint64_t, std::uint64_t) const {}
 void ByteSource::done_reading(std::uint64_t, std::uint64_t) const {}
 
+void ByteSource::check_range(std::uint64_t offset, std::uint64_t length) const {
+  if (offset > size_ || length > size_ - offset)
+    throw WeightsError(name_, "", "bytes " + std::to_string(offset) + " to " + std::to_string(offset) + " + " + std::to_string(length) +
+                                      " lie past the end of the file (" + std::to_string(size_) + " bytes)");
+}
+
+std::span<const std::uint8_t> ByteSource::read(std::uint64_t offset, std::uint64_t length) const {
+  check_range(offset, length);
+  return bytes_.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
+}
+
 namespace {
 
 class OwnedMemory final : public ByteSource {

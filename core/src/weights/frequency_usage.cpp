@@ -47,13 +47,13 @@ std::vector<std::pair<long long, long long>> merged(std::vector<std::pair<long l
   return out;
 }
 
-// Cuts runs into batches of at most kBatchBytes (a run longer than that is split by rows).
-std::vector<std::vector<RowRun>> batches_of(const std::vector<RowRun>& runs) {
+// Cuts runs into batches of at most batch_bytes (a run longer than that is split by rows).
+std::vector<std::vector<RowRun>> batches_of(const std::vector<RowRun>& runs, std::uint64_t batch_bytes) {
   std::vector<std::vector<RowRun>> out(1);
   std::uint64_t in_batch = 0;
   for (RowRun run : runs) {
     while (run.count > 0) {
-      const std::uint64_t room = kBatchBytes - in_batch;
+      const std::uint64_t room = batch_bytes - in_batch;
       const long long fits = std::max<long long>(1, static_cast<long long>(room / std::max<std::uint64_t>(run.matrix->row_bytes, 1)));
       RowRun part = run;
       part.count = std::min(run.count, fits);
@@ -61,7 +61,7 @@ std::vector<std::vector<RowRun>> batches_of(const std::vector<RowRun>& runs) {
       in_batch += part.bytes();
       run.first += part.count;
       run.count -= part.count;
-      if (in_batch >= kBatchBytes) {
+      if (in_batch >= batch_bytes) {
         out.emplace_back();
         in_batch = 0;
       }
@@ -159,29 +159,38 @@ struct LayerWork {
   std::uint64_t bytes = 0;
 };
 
+struct Batch {
+  std::size_t layer;
+  std::vector<RowRun> runs;
+  bool last_of_layer;
+};
+
 }  // namespace
 
-FrequencyUsage measure_frequency_usage(const TensorSource& source, const WeightsModel& model, const WeightsReadOptions& options) {
-  const QkPlan plan = plan_qk(source, model, options.layers);
+struct FrequencyUsageReading::State {
+  QkPlan plan;
+  const WeightsModel* model = nullptr;
+  WeightsReadOptions options;
   FrequencyUsage u;
-  u.source = source.description();
-  u.family = plan.family;
-  u.convention = to_string(plan.stored_order);
-  u.convention_reason = model.stored_order_reason;
-  u.layers = model.shape.num_hidden_layers > 0 ? model.shape.num_hidden_layers : static_cast<long long>(plan.layers.size());
-  u.training_context = model.rope.original_max_position_embeddings();
-  const Frequencies main = frequencies_of(model.rope, model.source);
-  u.inv_freq = main.inv_freq;
-  u.original_inv_freq = main.original;
-  u.notes = model.notes;
-  u.notes.insert(u.notes.end(), plan.notes.begin(), plan.notes.end());
-
-  // Every layer's matrices and row runs first: shapes and bounds are checked before a byte of
-  // weights is read, so a bad last shard fails at once, not after minutes.
-  std::vector<LayerWork> work(plan.layers.size());
-  std::vector<std::string> formats;
+  Frequencies main;
+  std::vector<LayerWork> work;
   std::map<std::size_t, Frequencies> by_config;
-  std::uint64_t total = 0;
+  std::vector<Batch> batches;
+  std::size_t next = 0;
+  std::uint64_t total = 0, done = 0;
+  long long layer = 0;
+  int threads = 1;
+
+  void plan_layers(const TensorSource& source);
+  void plan_batches();
+  void finish_layer(const LayerWork& w);
+};
+
+// Every layer's matrices and row runs first: shapes and bounds are checked before a byte of
+// weights is read, so a bad last shard fails at once, not after minutes.
+void FrequencyUsageReading::State::plan_layers(const TensorSource& source) {
+  work.resize(plan.layers.size());
+  std::vector<std::string> formats;
   for (std::size_t i = 0; i < plan.layers.size(); ++i) {
     const LayerQkPlan& p = plan.layers[i];
     LayerWork& w = work[i];
@@ -203,13 +212,13 @@ FrequencyUsage measure_frequency_usage(const TensorSource& source, const Weights
     for (const auto& r : w.runs) w.bytes += r.bytes();
     total += w.bytes;
     if (p.rotary) {
-      const LayerRow& row = model.row_of(p.layer);
-      const std::size_t c = model.plan.rows.empty() ? 0 : row.config_index;
+      const LayerRow& row = model->row_of(p.layer);
+      const std::size_t c = model->plan.rows.empty() ? 0 : row.config_index;
       if (!by_config.count(c))
-        by_config[c] = model.plan.rows.empty() ? main : frequencies_of(model.plan.config_of(row), model.source);
+        by_config[c] = model->plan.rows.empty() ? main : frequencies_of(model->plan.config_of(row), model->source);
       const long long n = by_config[c].inv_freq.size();
       if (n != p.q.rows.pairs())
-        throw WeightsError(model.source, "",
+        throw WeightsError(model->source, "",
                            "layer " + std::to_string(p.layer) + ": its RoPE has " + std::to_string(n) + " frequencies but " +
                                std::to_string(p.q.rows.pairs()) + " rotary pairs per head (rotary dims " +
                                std::to_string(p.q.rows.rotary_dims) + ")");
@@ -217,66 +226,125 @@ FrequencyUsage measure_frequency_usage(const TensorSource& source, const Weights
   }
   u.dtype.clear();
   for (const auto& f : formats) u.dtype += (u.dtype.empty() ? "" : "+") + f;
+}
 
-  // The batches of all layers in order, so the next one (maybe the next layer's first) is
-  // always announced to the kernel while this one is summed.
-  struct Batch {
-    std::size_t layer;
-    std::vector<RowRun> runs;
-    bool last_of_layer;
-  };
-  std::vector<Batch> batches;
+// The batches of all layers in order, so the next one (maybe the next layer's first) can be
+// announced (a mapping) or loaded (a ranged file) while this one is summed.
+void FrequencyUsageReading::State::plan_batches() {
   for (std::size_t i = 0; i < work.size(); ++i) {
-    auto parts = batches_of(work[i].runs);
+    auto parts = batches_of(work[i].runs, options.batch_bytes > 0 ? options.batch_bytes : kBatchBytes);
     for (std::size_t b = 0; b < parts.size(); ++b) batches.push_back({i, std::move(parts[b]), b + 1 == parts.size()});
     if (parts.empty()) batches.push_back({i, {}, true});  // a layer without q/k still gets its (empty) entry
   }
-  const int threads = detail::weights_thread_count(options.threads);
-  std::uint64_t done = 0;
-  for (std::size_t b = 0; b < batches.size(); ++b) {
-    LayerWork& w = work[batches[b].layer];
-    const LayerQkPlan& p = *w.plan;
-    if (w.q_sums.empty() && p.attention) {  // a layer's sums live only while it is read
-      w.q_sums.assign(static_cast<std::size_t>(w.q.rows), 0.0);
-      if (!w.shared) w.k_sums.assign(static_cast<std::size_t>(w.k.rows), 0.0);
+}
+
+void FrequencyUsageReading::State::finish_layer(const LayerWork& w) {
+  const LayerQkPlan& p = *w.plan;
+  u.layer_index.push_back(p.layer);
+  u.layer_attention.push_back(p.attention);
+  u.layer_rotary.push_back(p.attention && p.rotary);
+  Eigen::ArrayXXd qp, kp;
+  Eigen::ArrayXd qr, kr;
+  Eigen::ArrayXd inv, orig;
+  if (p.attention) {
+    projection_norms(p.q.rows, w.q_sums, qp, qr);
+    projection_norms(p.k.rows, w.shared ? w.q_sums : w.k_sums, kp, kr);
+    u.heads = std::max(u.heads, p.q.rows.heads);
+    u.kv_heads = std::max(u.kv_heads, p.k.rows.heads);
+    if (p.rotary) {
+      const std::size_t c = model->plan.rows.empty() ? 0 : model->row_of(p.layer).config_index;
+      inv = by_config[c].inv_freq;
+      orig = by_config[c].original;
     }
-    if (b + 1 < batches.size()) hint(batches[b + 1].runs, false);
-    read_batch(batches[b].runs, threads);
-    hint(batches[b].runs, true);
-    for (const auto& r : batches[b].runs) done += r.bytes();
-    if (!batches[b].runs.empty() && options.progress &&
-        !options.progress({total ? static_cast<double>(done) / static_cast<double>(total) : 1.0, done, total, p.layer}))
-      throw WeightsCancelled();
-    if (!batches[b].last_of_layer) continue;
-    u.layer_index.push_back(p.layer);
-    u.layer_attention.push_back(p.attention);
-    u.layer_rotary.push_back(p.attention && p.rotary);
-    Eigen::ArrayXXd qp, kp;
-    Eigen::ArrayXd qr, kr;
-    Eigen::ArrayXd inv, orig;
-    if (p.attention) {
-      projection_norms(p.q.rows, w.q_sums, qp, qr);
-      projection_norms(p.k.rows, w.shared ? w.q_sums : w.k_sums, kp, kr);
-      u.heads = std::max(u.heads, p.q.rows.heads);
-      u.kv_heads = std::max(u.kv_heads, p.k.rows.heads);
-      if (p.rotary) {
-        const std::size_t c = model.plan.rows.empty() ? 0 : model.row_of(p.layer).config_index;
-        inv = by_config[c].inv_freq;
-        orig = by_config[c].original;
-      }
-    }
-    u.q_pair_norms.push_back(std::move(qp));
-    u.k_pair_norms.push_back(std::move(kp));
-    u.q_nonrotary_norms.push_back(std::move(qr));
-    u.k_nonrotary_norms.push_back(std::move(kr));
-    u.layer_inv_freq.push_back(std::move(inv));
-    u.layer_original_inv_freq.push_back(std::move(orig));
-    // The sums are no longer needed: a 61-layer model keeps only its norms.
-    std::vector<double>().swap(w.q_sums);
-    std::vector<double>().swap(w.k_sums);
   }
-  u.bytes_read = done;
-  return u;
+  u.q_pair_norms.push_back(std::move(qp));
+  u.k_pair_norms.push_back(std::move(kp));
+  u.q_nonrotary_norms.push_back(std::move(qr));
+  u.k_nonrotary_norms.push_back(std::move(kr));
+  u.layer_inv_freq.push_back(std::move(inv));
+  u.layer_original_inv_freq.push_back(std::move(orig));
+}
+
+FrequencyUsageReading::FrequencyUsageReading(const TensorSource& source, const WeightsModel& model, const WeightsReadOptions& options)
+    : s_(std::make_unique<State>()) {
+  State& s = *s_;
+  s.plan = plan_qk(source, model, options.layers);
+  s.model = &model;
+  s.options = options;
+  FrequencyUsage& u = s.u;
+  u.source = source.description();
+  u.family = s.plan.family;
+  u.convention = to_string(s.plan.stored_order);
+  u.convention_reason = model.stored_order_reason;
+  u.layers = model.shape.num_hidden_layers > 0 ? model.shape.num_hidden_layers : static_cast<long long>(s.plan.layers.size());
+  u.training_context = model.rope.original_max_position_embeddings();
+  s.main = frequencies_of(model.rope, model.source);
+  u.inv_freq = s.main.inv_freq;
+  u.original_inv_freq = s.main.original;
+  u.notes = model.notes;
+  u.notes.insert(u.notes.end(), s.plan.notes.begin(), s.plan.notes.end());
+  s.plan_layers(source);
+  s.plan_batches();
+  s.threads = detail::weights_thread_count(options.threads);
+}
+
+FrequencyUsageReading::~FrequencyUsageReading() = default;
+FrequencyUsageReading::FrequencyUsageReading(FrequencyUsageReading&&) noexcept = default;
+FrequencyUsageReading& FrequencyUsageReading::operator=(FrequencyUsageReading&&) noexcept = default;
+
+std::size_t FrequencyUsageReading::batch_count() const { return s_->batches.size(); }
+std::size_t FrequencyUsageReading::next_batch() const { return s_->next; }
+bool FrequencyUsageReading::done() const { return s_->next >= s_->batches.size(); }
+
+std::vector<SourceRange> FrequencyUsageReading::batch_ranges(std::size_t batch) const {
+  std::vector<SourceRange> out;
+  if (batch >= s_->batches.size()) return out;
+  for (const auto& r : s_->batches[batch].runs) {
+    out.push_back({r.matrix->source, {r.matrix->offset + static_cast<std::uint64_t>(r.first) * r.matrix->row_bytes, r.bytes()}});
+    if (const auto& sc = r.matrix->scales)  // FP8's block scales of these rows, read with them
+      out.push_back({sc->source, {sc->byte_offset_of_rows(r.first), sc->bytes_of_rows(r.first, r.count)}});
+  }
+  return out;
+}
+
+WeightsProgress FrequencyUsageReading::progress() const {
+  const State& s = *s_;
+  return {s.total ? static_cast<double>(s.done) / static_cast<double>(s.total) : 1.0, s.done, s.total, s.layer};
+}
+
+void FrequencyUsageReading::read_next_batch() {
+  State& s = *s_;
+  if (done()) return;
+  const std::size_t b = s.next;
+  LayerWork& w = s.work[s.batches[b].layer];
+  const LayerQkPlan& p = *w.plan;
+  s.layer = p.layer;
+  if (w.q_sums.empty() && p.attention) {  // a layer's sums live only while it is read
+    w.q_sums.assign(static_cast<std::size_t>(w.q.rows), 0.0);
+    if (!w.shared) w.k_sums.assign(static_cast<std::size_t>(w.k.rows), 0.0);
+  }
+  if (b + 1 < s.batches.size()) hint(s.batches[b + 1].runs, false);
+  read_batch(s.batches[b].runs, s.threads);
+  hint(s.batches[b].runs, true);
+  for (const auto& r : s.batches[b].runs) s.done += r.bytes();
+  ++s.next;
+  if (!s.batches[b].runs.empty() && s.options.progress && !s.options.progress(progress())) throw WeightsCancelled();
+  if (!s.batches[b].last_of_layer) return;
+  s.finish_layer(w);
+  // The sums are no longer needed: a 61-layer model keeps only its norms.
+  std::vector<double>().swap(w.q_sums);
+  std::vector<double>().swap(w.k_sums);
+}
+
+FrequencyUsage FrequencyUsageReading::take() {
+  s_->u.bytes_read = s_->done;
+  return std::move(s_->u);
+}
+
+FrequencyUsage measure_frequency_usage(const TensorSource& source, const WeightsModel& model, const WeightsReadOptions& options) {
+  FrequencyUsageReading reading(source, model, options);
+  while (!reading.done()) reading.read_next_batch();
+  return reading.take();
 }
 
 long long quarter_pairs(long long pairs) { return pairs <= 0 ? 0 : (pairs + 2) / 4; }

@@ -5,6 +5,7 @@
 #include "pe/weights/gguf_weights.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 #include "pe/base/errors.hpp"
@@ -31,7 +32,10 @@ bool architecture_rotates(const std::string& arch) { return arch != "bert" && gg
 GgufWeights GgufWeights::from_source(std::shared_ptr<const ByteSource> bytes) {
   GgufWeights w;
   try {
-    w.config_ = parse_gguf_config(bytes->bytes(), bytes->name());
+    // Through read(): a ranged file (a dropped file read in place) loads the header's ranges only.
+    const ByteSource& file = *bytes;
+    w.config_ = parse_gguf_config([&file](std::uint64_t offset, void* dst, std::size_t n) { std::memcpy(dst, file.read(offset, n).data(), n); },
+                                  file.size(), file.name());
   } catch (const ConfigError& e) {  // GgufError: the header or its configuration
     // An architecture llama.cpp runs without RoPE has no rotary configuration to read, but
     // its position tensors can still be (position_embd, attn_rel_b): keep the header.

@@ -55,7 +55,7 @@ SafetensorsCheckpoint SafetensorsCheckpoint::single(std::shared_ptr<const ByteSo
   c.description_ = file->name();
   Shard s;
   s.name = file->name();
-  s.header = parse_safetensors_header(file->bytes(), file->name());
+  s.header = parse_safetensors_header(*file);
   s.bytes = std::move(file);
   for (const auto& t : s.header->tensors) {
     c.shard_index_.emplace(t.name, 0);
@@ -140,23 +140,33 @@ const SafetensorsCheckpoint::Shard& SafetensorsCheckpoint::shard_of(const std::s
   const auto it = shard_index_.find(tensor);
   if (it == shard_index_.end())
     throw WeightsError(index_name_.empty() ? description_ : index_name_, tensor, "no such tensor in this checkpoint");
-  Shard& s = shards_[it->second];
-  if (!s.header) {
-    std::shared_ptr<const ByteSource> bytes;
-    try {
-      bytes = open_shard_ ? open_shard_(s.name) : nullptr;
-    } catch (const WeightsError& e) {
-      throw WeightsError(index_name_, tensor, "its shard " + s.name + " cannot be read: " + e.what());
-    }
-    if (!bytes) throw WeightsError(index_name_, tensor, "its shard " + s.name + " is missing");
-    s.header = parse_safetensors_header(bytes->bytes(), bytes->name());
-    s.bytes = std::move(bytes);
-  }
+  const Shard& s = opened(it->second, tensor);
   if (!s.header->find(tensor))
     throw WeightsError(s.bytes->name(), tensor,
                        "the index " + index_name_ + " places this tensor in " + s.name + ", but that file's header does not list it");
   return s;
 }
+
+const SafetensorsCheckpoint::Shard& SafetensorsCheckpoint::opened(std::size_t shard, const std::string& tensor) const {
+  Shard& s = shards_[shard];
+  if (!s.header) {
+    std::shared_ptr<const ByteSource> bytes;
+    const std::string why = tensor.empty() ? "shard " + s.name : "its shard " + s.name;
+    try {
+      bytes = open_shard_ ? open_shard_(s.name) : nullptr;
+    } catch (const WeightsError& e) {
+      throw WeightsError(index_name_, tensor, why + " cannot be read: " + e.what());
+    }
+    if (!bytes) throw WeightsError(index_name_, tensor, why + " is missing");
+    // A ranged shard whose header is not loaded yet throws BytesNotLoaded here; the shard stays
+    // unopened, and is opened again once the bytes are in.
+    s.header = parse_safetensors_header(*bytes);
+    s.bytes = std::move(bytes);
+  }
+  return s;
+}
+
+const SafetensorsHeader& SafetensorsCheckpoint::shard_header(std::size_t shard) const { return *opened(shard, "").header; }
 
 const SafetensorsHeader& SafetensorsCheckpoint::header_of(const std::string& name) const { return *shard_of(name).header; }
 

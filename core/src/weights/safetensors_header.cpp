@@ -64,10 +64,15 @@ std::string shown(const json& v) {
 
 class HeaderParser {
  public:
-  HeaderParser(std::span<const std::uint8_t> bytes, const std::string& file) : bytes_(bytes) { out_.file = file; }
+  // `bytes`: the file's first bytes, at least its length and header when it has them (the
+  // whole file, or the header read on its own from a ranged file); `file_size`: the file's.
+  HeaderParser(std::span<const std::uint8_t> bytes, std::uint64_t file_size, const std::string& file, SafetensorsHeaderLimit limit)
+      : bytes_(bytes), limit_(limit) {
+    out_.file = file;
+    out_.file_size = file_size;
+  }
 
   SafetensorsHeader parse() {
-    out_.file_size = bytes_.size();
     length();
     const json root = document();
     entries(root);
@@ -81,17 +86,17 @@ class HeaderParser {
   }
 
   void length() {
-    if (bytes_.size() < 8)
-      fail("", "", "a safetensors file starts with an 8-byte header length; this one has " + u64_text(bytes_.size()) +
-                       " bytes in all");
-    std::uint64_t n = 0;
-    for (int k = 7; k >= 0; --k) n = (n << 8) | bytes_[static_cast<std::size_t>(k)];
-    if (n > kSafetensorsMaxHeaderSize)
-      fail("", "", "the header length is " + u64_text(n) + " bytes, over the limit of " +
-                       u64_text(kSafetensorsMaxHeaderSize) + " (safetensors MAX_HEADER_SIZE): not a safetensors file, or a corrupt one");
-    if (n > bytes_.size() - 8)
-      fail("", "", "the header claims " + u64_text(n) + " bytes but only " + u64_text(bytes_.size() - 8) +
-                       " follow the length (file size " + u64_text(bytes_.size()) + "): a truncated file or not safetensors");
+    const std::uint64_t size = out_.file_size;
+    if (size < 8 || bytes_.size() < 8)
+      fail("", "", "a safetensors file starts with an 8-byte header length; this one has " + u64_text(size) + " bytes in all");
+    const std::uint64_t n = safetensors_header_length(bytes_);
+    if (n > limit_.bytes)
+      fail("", "", "the header length is " + u64_text(n) + " bytes, over the limit of " + u64_text(limit_.bytes) + " (" +
+                       limit_.source + "): not a safetensors file, or a corrupt one");
+    if (n > size - 8)
+      fail("", "", "the header claims " + u64_text(n) + " bytes but only " + u64_text(size - 8) +
+                       " follow the length (file size " + u64_text(size) + "): a truncated file or not safetensors");
+    if (n > bytes_.size() - 8) fail("", "", "the header's " + u64_text(n) + " bytes were not all read");
     out_.header_size = n;
   }
 
@@ -193,7 +198,7 @@ class HeaderParser {
     std::stable_sort(ts.begin(), ts.end(), [](const SafetensorsTensor& a, const SafetensorsTensor& b) {
       return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
     });
-    const std::uint64_t data = out_.file_size - out_.data_offset();
+    const std::uint64_t data = out_.file_size - out_.data_offset();  // length() checked 8 + N <= file size
     std::uint64_t covered = 0;
     const SafetensorsTensor* previous = nullptr;
     for (const auto& t : ts) {
@@ -227,6 +232,7 @@ class HeaderParser {
   }
 
   std::span<const std::uint8_t> bytes_;
+  SafetensorsHeaderLimit limit_;
   SafetensorsHeader out_;
 };
 
@@ -253,8 +259,25 @@ const SafetensorsTensor* SafetensorsHeader::find(std::string_view name) const {
   return it == index.end() ? nullptr : &tensors[it->second];
 }
 
+std::uint64_t safetensors_header_length(std::span<const std::uint8_t> first8) {
+  std::uint64_t n = 0;
+  for (int k = 7; k >= 0; --k) n = (n << 8) | first8[static_cast<std::size_t>(k)];
+  return n;
+}
+
 SafetensorsHeader parse_safetensors_header(std::span<const std::uint8_t> bytes, const std::string& file) {
-  return HeaderParser(bytes, file).parse();
+  return HeaderParser(bytes, bytes.size(), file, {}).parse();
+}
+
+SafetensorsHeader parse_safetensors_header(const ByteSource& file) {
+  const bool whole = file.bytes().size() == file.size();
+  const SafetensorsHeaderLimit limit = whole ? SafetensorsHeaderLimit{} : kSafetensorsRemoteHeaderLimit;
+  // The length first, then only the header: a ranged file loads these two ranges and no more.
+  std::span<const std::uint8_t> first;
+  if (file.size() >= 8 || !file.size_known()) first = file.read(0, 8);  // a ranged file of unknown size: loaded first
+  std::uint64_t n = first.size() == 8 ? safetensors_header_length(first) : 0;
+  if (n > limit.bytes || n > file.size() - std::min<std::uint64_t>(file.size(), 8)) n = 0;  // the parser names the problem
+  return HeaderParser(first.size() == 8 && n > 0 ? file.read(0, 8 + n) : first, file.size(), file.name(), limit).parse();
 }
 
 }  // namespace pe

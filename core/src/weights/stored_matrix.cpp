@@ -81,7 +81,7 @@ void decoded_passes(const StoredMatrix& m, const std::uint8_t* row, Use use) {
 // One grid row of scales as floats.
 void scale_row(const BlockScales& s, long long grid_row, std::vector<float>& out) {
   out.resize(static_cast<std::size_t>(s.cols));
-  const std::uint8_t* p = s.source->bytes().data() + s.offset + static_cast<std::uint64_t>(grid_row) * s.row_bytes();
+  const std::uint8_t* p = s.source->read(s.offset + static_cast<std::uint64_t>(grid_row) * s.row_bytes(), s.row_bytes()).data();
   if (s.e8m0) {
     for (long long c = 0; c < s.cols; ++c) out[static_cast<std::size_t>(c)] = e8m0_to_float(p[c]);
   } else {
@@ -184,7 +184,9 @@ StoredMatrix make_stored_matrix(std::shared_ptr<const ByteSource> source, std::s
 }
 
 void row_sum_squares(const StoredMatrix& m, long long first_row, long long count, double* out) {
-  const std::uint8_t* base = m.source->bytes().data() + m.offset;
+  // The rows as one range: a view of the mapping, or of the range a ranged file loaded.
+  const std::uint8_t* base =
+      m.source->read(m.offset + static_cast<std::uint64_t>(first_row) * m.row_bytes, static_cast<std::uint64_t>(count) * m.row_bytes).data();
   std::vector<float> scales;
   long long grid_row = -1;
   for (long long r = 0; r < count; ++r) {
@@ -193,13 +195,13 @@ void row_sum_squares(const StoredMatrix& m, long long first_row, long long count
       grid_row = row / m.scales->block_rows;
       scale_row(*m.scales, grid_row, scales);
     }
-    out[r] = row_sum_squares_at(m, base + static_cast<std::uint64_t>(row) * m.row_bytes, scales);
+    out[r] = row_sum_squares_at(m, base + static_cast<std::uint64_t>(r) * m.row_bytes, scales);
   }
 }
 
 std::vector<float> read_row(const StoredMatrix& m, long long row) {
   std::vector<float> out(static_cast<std::size_t>(m.cols));
-  const std::uint8_t* p = m.source->bytes().data() + m.offset + static_cast<std::uint64_t>(row) * m.row_bytes;
+  const std::uint8_t* p = m.source->read(m.offset + static_cast<std::uint64_t>(row) * m.row_bytes, m.row_bytes).data();
   const auto keep = [&out](long long first, const float* v, long long n) { std::copy(v, v + n, out.begin() + first); };
   if (!m.scales) {
     decoded_passes(m, p, keep);

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -143,6 +144,11 @@ inline constexpr std::uint32_t kGgufMaxDims = 4;                  // GGML_MAX_DI
 GgufFile read_gguf(const std::filesystem::path& path);
 // The same for bytes in memory (tests, fuzzing); `name` appears in messages.
 GgufFile parse_gguf(std::span<const std::uint8_t> bytes, const std::string& name = "memory.gguf");
+// The same for a file of `size` bytes read through a function (a file loaded in ranges
+// elsewhere): read(offset, dst, n) copies n bytes from inside [0, size), or throws — an
+// exception of the caller's saying the bytes are not at hand yet passes through unchanged.
+using GgufReadFunction = std::function<void(std::uint64_t offset, void* dst, std::size_t n)>;
+GgufFile parse_gguf(const GgufReadFunction& read, std::uint64_t size, const std::string& name);
 
 // The values of a small floating-point tensor (F32, F16 or BF16, every dimension but the
 // first 1), read from its place in the data section. Throws GgufError when the tensor has
@@ -150,6 +156,8 @@ GgufFile parse_gguf(std::span<const std::uint8_t> bytes, const std::string& name
 std::vector<float> read_gguf_tensor(const std::filesystem::path& path, const GgufFile& file,
                                     const GgufTensorInfo& tensor, std::size_t max_elements);
 std::vector<float> read_gguf_tensor(std::span<const std::uint8_t> bytes, const GgufFile& file,
+                                    const GgufTensorInfo& tensor, std::size_t max_elements);
+std::vector<float> read_gguf_tensor(const GgufReadFunction& read, std::uint64_t size, const GgufFile& file,
                                     const GgufTensorInfo& tensor, std::size_t max_elements);
 
 }  // namespace pe

@@ -75,5 +75,7 @@ struct GgufModelConfig {
 GgufModelConfig load_gguf_config(const std::filesystem::path& path);
 // The same from bytes in memory (tests, fuzzing).
 GgufModelConfig parse_gguf_config(std::span<const std::uint8_t> bytes, const std::string& name = "memory.gguf");
+// The same for a file read through a function (pe::parse_gguf's GgufReadFunction).
+GgufModelConfig parse_gguf_config(const GgufReadFunction& read, std::uint64_t size, const std::string& name);
 
 }  // namespace pe

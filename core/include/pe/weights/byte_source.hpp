@@ -1,8 +1,10 @@
 #pragma once
 // Where a weights file's bytes come from: on the desktop a read-only memory mapping of the
-// file (nothing is copied; only the pages of the tensors read are ever touched), elsewhere a
-// buffer in memory (tests, fuzzers, and the browser build, where a dropped file arrives as
-// bytes). The readers see one contiguous span either way.
+// file (nothing is copied; only the pages of the tensors read are ever touched), a buffer in
+// memory (tests, fuzzers), or a file whose bytes arrive in ranges (pe/weights/ranged_file.hpp:
+// a model on the Hugging Face Hub, a file dropped on a browser page). The readers ask for the
+// ranges they read (read(offset, length)): a view of the mapping or buffer, nothing copied,
+// or of a range loaded before.
 #include "pe/weights/module_guard.hpp"
 #include <cstdint>
 #include <filesystem>
@@ -19,8 +21,9 @@ class ByteSource {
   ByteSource(const ByteSource&) = delete;
   ByteSource& operator=(const ByteSource&) = delete;
 
+  // The whole file, for a source held whole (a mapping or a buffer); empty for a ranged file.
   std::span<const std::uint8_t> bytes() const noexcept { return bytes_; }
-  std::uint64_t size() const noexcept { return bytes_.size(); }
+  std::uint64_t size() const noexcept { return size_; }
   // The file as messages name it (the path given, or the name a buffer was given).
   const std::string& name() const noexcept { return name_; }
 
@@ -30,15 +33,30 @@ class ByteSource {
   // never holds more than a layer's pages. Ranges past the end are clipped.
   virtual void will_read(std::uint64_t offset, std::uint64_t length) const;
   virtual void done_reading(std::uint64_t offset, std::uint64_t length) const;
-  // Whether bytes() is a mapping of a file (false: a buffer).
+  // Whether size() is known (a ranged file learns its size from its first answer).
+  virtual bool size_known() const noexcept { return true; }
+  // Whether bytes() is a mapping of a file (false: a buffer or a ranged file).
   virtual bool mapped() const noexcept { return false; }
+  // The bytes of [offset, offset + length). A source held whole returns a view of its bytes;
+  // a ranged file those of a range loaded before (else it throws pe::BytesNotLoaded, for the
+  // caller to load them and try again). Throws WeightsError when the range runs past the end.
+  virtual std::span<const std::uint8_t> read(std::uint64_t offset, std::uint64_t length) const;
 
  protected:
-  ByteSource(std::span<const std::uint8_t> bytes, std::string name) : bytes_(bytes), name_(std::move(name)) {}
-  void reset_bytes(std::span<const std::uint8_t> bytes) noexcept { bytes_ = bytes; }
+  ByteSource(std::span<const std::uint8_t> bytes, std::string name)
+      : bytes_(bytes), size_(bytes.size()), name_(std::move(name)) {}
+  void reset_bytes(std::span<const std::uint8_t> bytes) noexcept {
+    bytes_ = bytes;
+    size_ = bytes.size();
+  }
+  // A ranged file's size, learnt from its first answer.
+  void reset_size(std::uint64_t size) noexcept { size_ = size; }
+  // Throws WeightsError naming the file when [offset, offset + length) is not inside it.
+  void check_range(std::uint64_t offset, std::uint64_t length) const;
 
  private:
   std::span<const std::uint8_t> bytes_;
+  std::uint64_t size_ = 0;
   std::string name_;
 };
 

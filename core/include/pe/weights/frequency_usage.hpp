@@ -19,12 +19,14 @@
 #include "pe/weights/module_guard.hpp"
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "pe/base/types.hpp"
 #include "pe/models/diagnostics.hpp"
 #include "pe/weights/qk_layout.hpp"
+#include "pe/weights/ranged_file.hpp"
 #include "pe/weights/stored_matrix.hpp"
 #include "pe/weights/weights_model.hpp"
 
@@ -45,6 +47,9 @@ struct WeightsReadOptions {
   // (always so where threads are not available: weights_threads_available()).
   int threads = 0;
   std::vector<long long> layers;  // the layers to read (empty: all)
+  // q/k bytes per batch (0: 64 MiB): progress and cancel come at least this often, and a
+  // ranged file holds about this much (a browser frame sums one batch: it asks for less).
+  std::uint64_t batch_bytes = 0;
 };
 
 // Whether this build can read with more than one thread (false in the single-threaded
@@ -79,9 +84,45 @@ struct FrequencyUsage {
 
 // Reads the q/k norms of every layer (or those asked for). Throws WeightsError naming the
 // file and tensor (missing or mis-shaped tensors, undecodable formats, data past the end of
-// a file) and WeightsCancelled when the progress callback says stop.
+// a file) and WeightsCancelled when the progress callback says stop. The sources must be held
+// whole (a mapping, a buffer); ranged files are read through FrequencyUsageReading.
 FrequencyUsage measure_frequency_usage(const TensorSource& source, const WeightsModel& model,
                                        const WeightsReadOptions& options = {});
+
+// A byte range of one source (for a ranged file: what to load before a batch is read).
+struct SourceRange {
+  std::shared_ptr<const ByteSource> source;
+  ByteRange range;
+};
+
+// The same measure in steps, for whoever must have a batch's bytes brought first (a ranged
+// file: pe/weights/ranged_reading.hpp) or cannot wait for all of it at once (a browser frame).
+// Planned when made — shapes and bounds checked before a byte of weights is read, so a bad last
+// shard fails at once — then read a batch at a time, layer by layer. `source` and `model` must
+// outlive the reading.
+class FrequencyUsageReading {
+ public:
+  FrequencyUsageReading(const TensorSource& source, const WeightsModel& model, const WeightsReadOptions& options = {});
+  ~FrequencyUsageReading();
+  FrequencyUsageReading(FrequencyUsageReading&&) noexcept;
+  FrequencyUsageReading& operator=(FrequencyUsageReading&&) noexcept;
+
+  std::size_t batch_count() const;
+  std::size_t next_batch() const;  // the batch read_next_batch() reads (batch_count() when done)
+  bool done() const;
+  // The q/k rows batch `batch` reads, a range per run of rows (several per source and layer).
+  std::vector<SourceRange> batch_ranges(std::size_t batch) const;
+  // Sums the next batch's rows (their bytes at hand), then reports progress: WeightsCancelled
+  // when the callback says stop; a ranged file's missing bytes throw BytesNotLoaded.
+  void read_next_batch();
+  WeightsProgress progress() const;
+  // The measure, once done().
+  FrequencyUsage take();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 // The summary the CLI prints and the view draws, per layer read. The q·k weight of pair j is
 //   w_j = Σ_h ‖q_{h,j}‖ · ‖k_{g(h),j}‖,

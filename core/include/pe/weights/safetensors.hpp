@@ -24,6 +24,8 @@
 #include <utility>
 #include <vector>
 
+#include "pe/weights/byte_source.hpp"
+
 namespace pe {
 
 // tensor.rs `enum Dtype`, spelled as the file spells it (case-sensitive).
@@ -57,10 +59,31 @@ struct SafetensorsHeader {
 };
 
 inline constexpr std::uint64_t kSafetensorsMaxHeaderSize = 100'000'000;  // tensor.rs MAX_HEADER_SIZE
+// Over HTTP: the first range asked for (bytes=0-100000: 97 % of the Hub's headers fit in it,
+// so most files need one request) and the longest header accepted (huggingface_hub
+// constants.py SAFETENSORS_MAX_HEADER_LENGTH, huggingface.js parse-safetensors-metadata.ts).
+inline constexpr std::uint64_t kSafetensorsFirstRead = 100'001;
+inline constexpr std::uint64_t kSafetensorsRemoteMaxHeaderSize = 25'000'000;
+
+// The longest header a reader accepts, and who set that limit (for the message).
+struct SafetensorsHeaderLimit {
+  std::uint64_t bytes = kSafetensorsMaxHeaderSize;
+  const char* source = "safetensors MAX_HEADER_SIZE";
+};
+inline constexpr SafetensorsHeaderLimit kSafetensorsRemoteHeaderLimit{
+    kSafetensorsRemoteMaxHeaderSize, "the limit huggingface_hub and huggingface.js set for headers read over HTTP"};
+
+// N from a file's first 8 bytes (little-endian). Precondition: first8.size() >= 8.
+std::uint64_t safetensors_header_length(std::span<const std::uint8_t> first8);
 
 // Parses and validates a whole file's bytes (only the header is read; the data section is
 // checked for size). Throws WeightsError naming `file`, and the tensor and key where there
 // is one.
 SafetensorsHeader parse_safetensors_header(std::span<const std::uint8_t> bytes, const std::string& file);
+// The same from a byte source, reading only the length and the header: bytes [0, 8) and
+// [0, 8 + N). A ranged file's missing bytes throw BytesNotLoaded (load them, parse again);
+// its header may be at most kSafetensorsRemoteMaxHeaderSize long (a file held whole:
+// kSafetensorsMaxHeaderSize).
+SafetensorsHeader parse_safetensors_header(const ByteSource& file);
 
 }  // namespace pe

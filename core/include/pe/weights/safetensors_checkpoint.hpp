@@ -61,6 +61,8 @@ class SafetensorsCheckpoint final : public TensorSource {
   const SafetensorsHeader& header_of(const std::string& name) const;
   // Shard file names, in weight_map order of first appearance (one entry for a single file).
   std::vector<std::string> files() const;
+  // Opens shard `shard` (a position in files()) and returns its header. Throws WeightsError.
+  const SafetensorsHeader& shard_header(std::size_t shard) const;
   std::size_t shards_opened() const;
 
  private:
@@ -72,6 +74,7 @@ class SafetensorsCheckpoint final : public TensorSource {
   const Shard& shard_of(const std::string& tensor) const;
   void attach_scales(StoredMatrix& m) const;
   StoredMatrix matrix_of(const std::string& name, bool any_table) const;
+  const Shard& opened(std::size_t shard, const std::string& tensor) const;  // opens it if need be
 
   std::string description_;
   std::string index_name_;  // "" for a single file
