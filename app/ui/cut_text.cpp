@@ -52,10 +52,16 @@ void append_utf8(std::string& s, unsigned c) {
   }
 }
 
-// The window or one of the windows it sits in scrolls vertically.
+// The window or one of the windows it sits in scrolls vertically (sideways).
 bool scrolls_vertically(const ImGuiWindow* window) {
   for (; window; window = window->ParentWindow)
     if (window->ScrollbarY || window->ScrollMax.y > 0.0f) return true;
+  return false;
+}
+
+bool scrolls_sideways(const ImGuiWindow* window) {
+  for (; window; window = window->ParentWindow)
+    if (window->ScrollbarX || window->ScrollMax.x > 0.0f) return true;
   return false;
 }
 
@@ -79,7 +85,7 @@ QuadGlyph glyph_of(const GlyphIndex& index, const ImDrawVert& tl, const ImDrawVe
 void find_cut_glyphs(const ImDrawList& list, const GlyphIndex& index, std::vector<CutText>& found) {
   const ImTextureID font_texture = ImGui::GetIO().Fonts->TexID;
   const ImGuiWindow* owner = list._OwnerName ? ImGui::FindWindowByName(list._OwnerName) : nullptr;
-  const bool scrolls = scrolls_vertically(owner);
+  const bool scrolls = scrolls_vertically(owner), scrolls_x = scrolls_sideways(owner);
   CutText scissor{CutText::Kind::Scissor, list._OwnerName ? list._OwnerName : "?", {}, {}};
   CutText clipped{CutText::Kind::Clipped, scissor.window, {}, {}};
   for (const ImDrawCmd& cmd : list.CmdBuffer) {
@@ -98,10 +104,10 @@ void find_cut_glyphs(const ImDrawList& list, const GlyphIndex& index, std::vecto
       if (disjoint) continue;
       const bool inside_sideways = tl.pos.x >= clip.x - kTolerance && br.pos.x <= clip.z + kTolerance;
       const bool inside_vertically = tl.pos.y >= clip.y - kTolerance && br.pos.y <= clip.w + kTolerance;
-      if (!inside_sideways || (!inside_vertically && !scrolls)) {
+      if ((!inside_sideways && !scrolls_x) || (!inside_vertically && !scrolls)) {
         if (scissor.text.empty()) scissor.at = tl.pos;
         append_utf8(scissor.text, q.glyph->codepoint);
-      } else if (!q.whole && !(q.cut_vertically && scrolls)) {
+      } else if (inside_sideways && inside_vertically && !q.whole && !(q.cut_vertically && scrolls)) {
         if (clipped.text.empty()) clipped.at = tl.pos;
         append_utf8(clipped.text, q.glyph->codepoint);
       }
@@ -126,11 +132,29 @@ void find_cut_tabs(std::vector<CutText>& found) {
   }
 }
 
+// Table headers drawn this frame whose labels ImGui ended with an ellipsis: the label
+// reaches further than its column (ImGui records both per column).
+void find_cut_headers(std::vector<CutText>& found) {
+  ImGuiContext& g = *GImGui;
+  for (int n = 0; n < g.Tables.GetMapSize(); ++n) {
+    ImGuiTable* table = g.Tables.TryGetMapData(n);
+    if (!table || table->LastFrameActive != g.FrameCount) continue;
+    for (int c = 0; c < table->ColumnsCount; ++c) {
+      const ImGuiTableColumn& column = table->Columns[c];
+      if (!column.IsVisibleX || column.ContentMaxXHeadersIdeal <= column.ContentMaxXHeadersUsed + 0.5f) continue;
+      const char* name = ImGui::TableGetColumnName(table, c);
+      found.push_back({CutText::Kind::Header, table->OuterWindow ? table->OuterWindow->Name : "?", name ? name : "?",
+                       {column.WorkMinX, table->OuterRect.Min.y}});
+    }
+  }
+}
+
 const char* kind_name(CutText::Kind kind) {
   switch (kind) {
     case CutText::Kind::Scissor: return "scissor";
     case CutText::Kind::Clipped: return "clipped";
     case CutText::Kind::Tab: return "tab";
+    case CutText::Kind::Header: return "header";
   }
   return "?";
 }
@@ -142,6 +166,7 @@ std::vector<CutText> find_cut_text(const ImDrawData& data) {
   std::vector<CutText> found;
   for (int l = 0; l < data.CmdListsCount; ++l) find_cut_glyphs(*data.CmdLists[l], index, found);
   find_cut_tabs(found);
+  find_cut_headers(found);
   return found;
 }
 

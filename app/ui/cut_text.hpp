@@ -5,11 +5,13 @@
 //    there (half a letter at a window's edge: a label longer than its panel);
 //  - clipped: ImGui cut the glyph itself (its quad covers less of the glyph than the glyph
 //    is): a button, combo preview or frame whose text is wider than the frame;
-//  - tab: a tab narrower than its label, which ImGui ends with an ellipsis ("Abs…").
+//  - tab, header: a tab or a table's column header narrower than its label, which ImGui
+//    ends with an ellipsis ("Abs…").
 // ImGui drops glyphs that start past an edge, so a cut falling exactly between two words
 // leaves no trace in the draw data; any other cut shows. Where a window (or one it sits in)
-// scrolls vertically, a line across its top or bottom edge is scrolling, not a cut; across a
-// side edge it is still a cut.
+// scrolls, text across the edges it scrolls by is scrolling, not a cut: a line across a
+// vertically scrolling pane's top or bottom edge, a wide table's columns past the side of
+// a table that scrolls sideways.
 // Used by the GUI tests (every view, every slide) and by a page's test hook (the browser
 // tests at phone and tablet sizes: platform/host.hpp).
 #include <imgui.h>
@@ -20,11 +22,11 @@
 namespace app {
 
 struct CutText {
-  enum class Kind { Scissor, Clipped, Tab };
+  enum class Kind { Scissor, Clipped, Tab, Header };
   Kind kind = Kind::Scissor;
   std::string window;  // the ImGui window whose draw list holds the text
-  std::string text;    // the cut glyphs in draw order (a tab: its whole label)
-  ImVec2 at;           // the first cut glyph (a tab: its top-left corner)
+  std::string text;    // the cut glyphs in draw order (a tab, a header: its whole label)
+  ImVec2 at;           // the first cut glyph (a tab, a header: its top-left corner)
 };
 
 std::vector<CutText> find_cut_text(const ImDrawData& data);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,13 +35,14 @@ bool g_drawer_open = false;  // the narrow layout's parameter drawer (ui/narrow_
 // its plots; the frame, the other views and the session carry on.
 // With `formula`, the view's formula with the current numbers sits in a strip below it.
 void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, double time, bool exporting,
-               bool formula = false) {
+               bool formula = false, bool narrow = false) {
   ImVec2 avail = ImGui::GetContentRegionAvail();
   const std::vector<std::string> formula_lines =
       formula && state.show_formula ? view_formula(view.name, state, derived) : std::vector<std::string>{};
   const float strip = formula_strip_height(formula_lines, avail.x);
   avail.y = std::max(1.0f, avail.y - strip);
   ViewContext ctx{state, derived, avail, time, exporting};
+  ctx.narrow = narrow;
   // A view whose plots cannot all keep a readable height here (many plots at 2× on a
   // 1080p projector, a cell of the grid) runs past the bottom and scrolls; the wheel over
   // a plot still zooms it (plots claim the wheel). Inside the child, the room left of a
@@ -185,7 +187,7 @@ void draw_view_tabs(AppState& state, const Derived& derived, double time, bool e
 }
 
 // The parameter panel's content: the app's name, then every parameter.
-void draw_panel_content(AppState& state, const std::string& state_error) {
+void draw_panel_content(AppState& state, const std::string& state_error, bool narrow = false) {
   ImGui::TextUnformatted("pe-viz");
   // The subtitle only where it fits beside the name (not at 3× in a narrow panel).
   const char* subtitle = "positional encodings, live";
@@ -194,7 +196,7 @@ void draw_panel_content(AppState& state, const std::string& state_error) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", subtitle);
   }
-  draw_parameter_panel(state, state_error);
+  draw_parameter_panel(state, state_error, narrow);
 }
 
 // The menu bar's first item in the narrow layout: opens and closes the parameter drawer.
@@ -214,20 +216,25 @@ void draw_narrow_views(AppState& state, const Derived& derived, double time, con
   const bool below = area.y >= area.x;
   const float drawer_w = std::min(std::clamp(area.x * 0.45f, 20.0f * em, 26.0f * em), area.x * 0.6f);
   if (drawer && !below) {
+    const TouchStyle touch_style(options.touch);
     ImGui::BeginChild("##parameters", {drawer_w, 0}, true);
-    draw_panel_content(state, state_error);
+    draw_panel_content(state, state_error, true);
     ImGui::EndChild();
     ImGui::SameLine();
   }
   ImGui::BeginChild("##views", {0, drawer && below ? std::max(area.y * 0.42f, 8.0f * em) : 0.0f}, false);
   // With the drawer open the view keeps all the room it has (the choices return when it closes).
-  if (options.show_tabs && !drawer) draw_view_chooser(state);
+  if (options.show_tabs && !drawer) {
+    const TouchStyle touch_style(options.touch);
+    draw_view_chooser(state);
+  }
   const ViewInfo* current = find_view(state.view);
-  draw_view(current ? *current : all_views()[0], state, derived, time, options.exporting, !drawer);
+  draw_view(current ? *current : all_views()[0], state, derived, time, options.exporting, !drawer, /*narrow=*/true);
   ImGui::EndChild();
   if (drawer && below) {
+    const TouchStyle touch_style(options.touch);
     ImGui::BeginChild("##parameters", {0, 0}, true);
-    draw_panel_content(state, state_error);
+    draw_panel_content(state, state_error, true);
     ImGui::EndChild();
   }
 }
@@ -261,7 +268,10 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   plot::set_line_scale(state.line_width);
   const std::string state_error = validate_state(state);
   const bool narrow = is_narrow_layout(options.logical_width);
-  const TouchStyle touch_style(options.touch);
+  plot::set_readable_titles(narrow);  // a phone's plot titles wrap rather than shrink to a squint
+  // Touch sizes for what the app puts around the views (menus, the drawer, the view buttons,
+  // the lesson's buttons); the views keep the sizes they are laid out for.
+  std::optional<TouchStyle> touch_style(std::in_place, options.touch);
   if (options.touch) scroll_by_touch_drag();
 
   ImGui::SetNextWindowPos({0, 0});
@@ -329,6 +339,7 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     }
     ImGui::EndMenuBar();
   }
+  touch_style.reset();
   // In the narrow layout F2 opens and closes the drawer; the wide layout's panel stays as set.
   if (narrow && state.show_panel != panel_shown) {
     g_drawer_open = !g_drawer_open;
@@ -357,10 +368,12 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
     const bool beside = slide_panel_beside(area);
     ImGui::BeginChild("##views", beside ? ImVec2(area.x - extent - spacing.x, 0) : ImVec2(0, area.y - extent - spacing.y), false);
-    draw_view(*current, state, derived, time_seconds, options.exporting, true);
+    draw_view(*current, state, derived, time_seconds, options.exporting, true, narrow);
     ImGui::EndChild();
     if (beside) ImGui::SameLine();
+    touch_style.emplace(options.touch);
     const SlideActions pressed = draw_slide_panel(*presenter, beside ? ImVec2(extent, 0) : ImVec2(0, extent), narrow || options.touch);
+    touch_style.reset();
     // A swipe across the slide (or anywhere no slider or plot took the finger) turns it.
     const int step = pressed.step != 0 ? pressed.step : options.touch ? take_swipe() : 0;
     if (step != 0) presenter->go(state, step, time_seconds);

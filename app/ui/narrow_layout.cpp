@@ -44,8 +44,9 @@ TouchStyle::TouchStyle(bool touch) {
   const float em = ImGui::GetFontSize();
   const ImGuiStyle& style = ImGui::GetStyle();
   // Frames 2.1 em tall with 0.5 em between rows: 42 logical pixels from one row to the next.
-  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {std::max(style.FramePadding.x, 0.6f * em), std::max(style.FramePadding.y, 0.55f * em)});
-  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {std::max(style.ItemSpacing.x, 0.5f * em), std::max(style.ItemSpacing.y, 0.5f * em)});
+  // Widths stay (a phone's menu bar has no room to spare).
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {style.FramePadding.x, std::max(style.FramePadding.y, 0.55f * em)});
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {style.ItemSpacing.x, std::max(style.ItemSpacing.y, 0.5f * em)});
   ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, std::max(style.ScrollbarSize, 0.9f * em));
   ImGui::PushStyleVar(ImGuiStyleVar_GrabMinSize, std::max(style.GrabMinSize, 1.4f * em));
   pushed_ = 4;

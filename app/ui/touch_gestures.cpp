@@ -27,11 +27,18 @@ Swipe g_swipe;
 
 void scroll_by_touch_drag() {
   const ImGuiIO& io = ImGui::GetIO();
-  if (!io.MouseDown[0] || io.MouseDelta.y == 0.0f || !background_active()) return;
-  for (ImGuiWindow* w = GImGui->ActiveIdWindow; w; w = w->ParentWindow) {
-    if (w->ScrollMax.y > 0.0f) {
+  if (!io.MouseDown[0] || (io.MouseDelta.x == 0.0f && io.MouseDelta.y == 0.0f) || !background_active()) return;
+  // Each direction scrolls the nearest window that can scroll that way (a wide table
+  // sideways inside a pane that scrolls down).
+  bool x_done = io.MouseDelta.x == 0.0f, y_done = io.MouseDelta.y == 0.0f;
+  for (ImGuiWindow* w = GImGui->ActiveIdWindow; w && !(x_done && y_done); w = w->ParentWindow) {
+    if (!y_done && w->ScrollMax.y > 0.0f) {
       ImGui::SetScrollY(w, std::clamp(w->Scroll.y - io.MouseDelta.y, 0.0f, w->ScrollMax.y));
-      return;
+      y_done = true;
+    }
+    if (!x_done && w->ScrollMax.x > 0.0f) {
+      ImGui::SetScrollX(w, std::clamp(w->Scroll.x - io.MouseDelta.x, 0.0f, w->ScrollMax.x));
+      x_done = true;
     }
     if (!(w->Flags & ImGuiWindowFlags_ChildWindow)) return;
   }

@@ -7,7 +7,7 @@ namespace app {
 
 // A drag that starts on a window's background (no widget under the finger) scrolls that
 // window, or the nearest one it sits in that can scroll: the parameter drawer, a long view,
-// a slide's text. Call at the start of a frame, before the windows are submitted.
+// a slide's text, a wide table sideways. Call at the start of a frame, before the windows are submitted.
 void scroll_by_touch_drag();
 
 // A quick horizontal swipe that no widget took (it started on a background, not on a

@@ -140,7 +140,7 @@ void draw_compare_view(ViewContext& ctx) {
     ImGui::TextUnformatted(label.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", full.c_str());
     ViewContext inner_ctx{side == 0 ? a : b, side == 0 ? ctx.derived : derived_b, ImGui::GetContentRegionAvail(), ctx.time_seconds,
-                          ctx.exporting, /*hide_widgets=*/true};
+                          ctx.exporting, /*hide_widgets=*/true, ctx.narrow};
     {
       const plot::MinDataLinesScope embedded(plot::kEmbeddedMinDataLines);
       const TeachingNotesHidden no_notes;  // the inner view's note, twice, would crowd the plots

@@ -121,8 +121,12 @@ const pe::LayerRow* layer_table(const AppState& s, const pe::LayerPlan& plan, bo
                  {"θ", "100000000"}, {"scaling", "proportional"},       {"window", "whole context"},
                  {"rotary / q·k dims", "8192 / 8192"}};
   for (const auto& c : columns) table_w += width(c.header, c.widest) + ImGui::GetStyle().ItemInnerSpacing.x;
-  table_w = std::min(table_w + ImGui::GetStyle().ScrollbarSize, ImGui::GetContentRegionAvail().x);
-  if (!ImGui::BeginTable("##layers", 7, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
+  table_w += ImGui::GetStyle().ScrollbarSize;
+  // Wider than the view (a phone): the columns keep their widths and the table scrolls sideways.
+  const bool sideways = table_w > ImGui::GetContentRegionAvail().x;
+  table_w = std::min(table_w, ImGui::GetContentRegionAvail().x);
+  if (!ImGui::BeginTable("##layers", 7, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                            (sideways ? ImGuiTableFlags_ScrollX : 0),
                          {table_w, 0.0f}))
     return nullptr;
   ImGui::TableSetupScrollFreeze(0, 1);

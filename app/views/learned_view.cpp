@@ -71,8 +71,8 @@ void draw_learned_view(ViewContext& ctx) {
     ImGui::PopStyleColor();
     return;
   }
-  ImGui::Text("Parameters: max_len × d = %lld × %lld = %lld (initialised N(0, 0.02), seed %llu)", table->max_len(), d,
-              table->parameter_count(), static_cast<unsigned long long>(s.seed));
+  text_wrapped(formatted("Parameters: max_len × d = %lld × %lld = %lld (initialised N(0, 0.02), seed %llu)", table->max_len(), d,
+                         table->parameter_count(), static_cast<unsigned long long>(s.seed)));
   try {
     (void)table->at(s.position);
     ImGui::Text("Position p = %lld has a row.", s.position);

@@ -372,8 +372,9 @@ class OnDevice:
         self.s.page.set_size(WIDTH, HEIGHT)
 
     def shot(self, name=None, scale=None):
-        """The screen at `scale` image pixels per CSS pixel (default: one)."""
-        data = self.s.page.screenshot(clip=(self.width, self.height, scale or 1.0))
+        """The screen at `scale` image pixels per CSS pixel (default: one, so that an image
+        pixel is where a finger goes)."""
+        data = self.s.page.screenshot(clip=(self.width, self.height, (scale or 1.0) / self.ratio))
         if self.s.shots and name:
             os.makedirs(self.s.shots, exist_ok=True)
             with open(os.path.join(self.s.shots, f"{self.name}-{name}.png"), "wb") as f:
@@ -424,7 +425,7 @@ def every_view_on(s, report, device, names):
             result = d.text_check()
             cut += [f"{name}: {c['kind']} '{c['text']}' in {c['window']}" for c in result["cuts"]]
             # A small picture (a sixth of the CSS pixels) is enough to tell a view from a blank one.
-            colours = region_colours(d.shot(scale=1 / 6, name=None), 0.05, 0.3, 0.95, 0.9, step=1)
+            colours = region_colours(d.shot(scale=1 / 2, name=None), 0.05, 0.15, 0.95, 0.95, step=1)
             if len(colours) < 12:
                 blank.append(f"{name} ({len(colours)} colours)")
         d.shot(f"{names[-1]}")
@@ -491,8 +492,11 @@ def test_touch_lesson(s, report):
             result = d.text_check()
             check(not result["cuts"], f"text cut on slide 1 on the {d.name}: {result['cuts'][:6]}")
             d.shot("lesson-slide-1")
-            # Next: the widest button of the row at the foot of the slide, across the middle.
-            s.page.tap(d.width * 0.5, d.height - 28)
+            # Next: the widest button of the row at the foot of the slide, across the middle;
+            # 2.75 em tall under a padding of 1 em, at the lesson's UI scale (2×, but a phone
+            # keeps 24 em across: 1× there).
+            scale = max(1.0, min(2.0, int(d.width / 384 * 4) / 4))
+            s.page.tap(d.width * 0.5, d.height - 38 * scale)
             s.wait_fragment(lambda k: k.get("slide") == "2", what=f"slide=2 after a tap on Next ({d.name})")
             s.settle(1.0)  # the glide
             # Swipes across the slide's text (the panel under the view).
