@@ -157,8 +157,10 @@ void draw_clock_hands_view(ViewContext& ctx) {
       // The angle line sits at the dial's bottom edge: only in dials tall enough for it.
       std::snprintf(label, sizeof label, "%.1f°  (%.3g turns)", degrees_mod_360(angle), angle / (2 * std::numbers::pi));
       if (ImGui::CalcTextSize(label).x > room) std::snprintf(label, sizeof label, "%.1f°", degrees_mod_360(angle));
-      // Its line must fit between -0.88 r and the bottom edge (a dial squeezed flat: not).
-      const bool tall = plot::to_pixels(0, -r).y - plot::to_pixels(0, -r * 0.88).y >= ImGui::GetTextLineHeight();
+      // Its line (top at -0.88 r) must end above the plot's bottom edge (a dial squeezed flat
+      // on a tablet: it would not).
+      const bool tall = plot::to_pixels(0, plot::visible_y_min()).y - plot::to_pixels(0, -r * 0.88).y >=
+                        0.8f * ImGui::GetTextLineHeight();  // the glyphs, not the line's spacing under them
       if (ImGui::CalcTextSize(label).x <= room && cell > 10.0f * ImGui::GetFontSize() && tall) plot::plot_text(-r * 0.95, -r * 0.88, label);
       plot::end_plot();
     }
