@@ -48,7 +48,8 @@ void coloured(const ImVec4& colour, const std::string& text) {
 
 void section(const char* title) {
   ImGui::Spacing();
-  text_wrapped(title);
+  if (g_narrow) text_wrapped(title);
+  else ImGui::TextUnformatted(title);
   ImGui::Separator();
 }
 

@@ -217,11 +217,11 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   const std::string score_title = "(a) Expected s(Δ)/d, random q = k";
   // One legend for both plots, above them: inside a small plot a legend box hides the curves.
   const ImVec4 low_col = ImGui::ColorConvertU32ToFloat4(kLow), high_col = ImGui::ColorConvertU32ToFloat4(kHigh);
-  // Each entry on the line while it fits (a phone: on the next).
+  // Each entry on the line (the narrow layout: while it fits, else on the next).
   const float gap = 2.0f * ImGui::GetFontSize();
   auto next_entry = [&](const std::string& text) {
     const float right = ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text.c_str()).x;
-    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(0.0f, gap);
+    if (!ctx.narrow || right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(0.0f, gap);
   };
   ImGui::TextColored(low_col, "■ %s", low_label.c_str());
   next_entry("■ " + high_label);
@@ -237,7 +237,8 @@ void draw_theta_lesson_view(ViewContext& ctx) {
              : std::string("B(m) = Σcos(mθ_i): computing…");
   next_entry(bound_entry);
   ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[ImGuiCol_TextDisabled]);
-  text_wrapped(bound_entry);
+  if (ctx.narrow) text_wrapped(bound_entry);
+  else ImGui::TextUnformatted(bound_entry.c_str());
   ImGui::PopStyleColor();
   if (plot::begin_plot("##theta-score", half, {.title = score_title.c_str(), .legend = false})) {
     const double max_delta = double(std::max<long long>(L - 1, 1));
