@@ -52,16 +52,17 @@ void append_utf8(std::string& s, unsigned c) {
   }
 }
 
-// The window or one of the windows it sits in scrolls vertically (sideways).
+// The window or one of the windows it sits in scrolls vertically (sideways): it shows a
+// scrollbar (a window merely wider than its content but without one cannot be scrolled).
 bool scrolls_vertically(const ImGuiWindow* window) {
   for (; window; window = window->ParentWindow)
-    if (window->ScrollbarY || window->ScrollMax.y > 0.0f) return true;
+    if (window->ScrollbarY) return true;
   return false;
 }
 
 bool scrolls_sideways(const ImGuiWindow* window) {
   for (; window; window = window->ParentWindow)
-    if (window->ScrollbarX || window->ScrollMax.x > 0.0f) return true;
+    if (window->ScrollbarX) return true;
   return false;
 }
 

@@ -69,11 +69,6 @@ bool is_seed001(const AppState& s) {
          s.walkthrough_position == 1;
 }
 
-void heading(const char* text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_PlotLinesHovered]);
-  ImGui::TextUnformatted(text);
-  ImGui::PopStyleColor();
-}
 
 // A phone (is_narrow_view): the tables keep each formula on one line and scroll sideways,
 // rather than squeeze their formula column until the headers are cut.
@@ -82,6 +77,13 @@ bool g_narrow = false;
 bool begin_numbers_table(const char* id, int columns) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
   return g_narrow ? begin_scrolling_table(id, columns, flags) : ImGui::BeginTable(id, columns, flags);
+}
+
+void heading(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_PlotLinesHovered]);
+  if (g_narrow) text_wrapped(text);  // a phone: on two lines rather than past the edge
+  else ImGui::TextUnformatted(text);
+  ImGui::PopStyleColor();
 }
 
 // The formula column: stretched to the table's width, or (a phone) as wide as its text.
