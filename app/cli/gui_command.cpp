@@ -24,6 +24,7 @@
 
 #include "platform/frame_pacing.hpp"
 #include "ui/app_session.hpp"
+#include "ui/cut_text.hpp"
 #include "ui/presenter.hpp"
 #include "export/slide_deck.hpp"
 #include "ui/record_dialog.hpp"
@@ -200,6 +201,11 @@ class GuiLoop {
     frame_options.record = &record_;
     frame_options.presenter = &presenter_;
     const FileActions actions = session_.frame(now, frame_options);
+    // The browser tests ask what text this frame had to cut (phone and tablet sizes), and
+    // whether the narrow layout's drawer is open.
+    if (host::text_check_requested())
+      host::report_text_check("{\"cuts\": " + cut_text_json(find_cut_text(*ImGui::GetDrawData())) +
+                              ", \"drawer\": " + (parameter_drawer_open() ? "true" : "false") + "}");
     if (bench_ && bench_->done < bench_->frames) {
       glFinish();
       bench_->ms.push_back((glfwGetTime() - frame_start) * 1000.0);

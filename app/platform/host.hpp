@@ -103,5 +103,13 @@ void write_saved_session(const std::string& json);
 void log_line(const std::string& text);
 // Removes the page's "loading" cover once the first frame is on screen (desktop: nothing).
 void first_frame_shown();
+// The reader has a touch screen: a page on a phone or tablet (a coarse pointer), or one
+// touched since it opened. The desktop app: false (a touch screen there acts as a mouse).
+bool touch_screen();
+
+// ---- a page's test hook (the browser tests): whether the page asked for a report of the
+// text cut in the last frame, and the report (JSON) for it to read. Desktop: never / nothing.
+bool text_check_requested();
+void report_text_check(const std::string& json);
 
 }  // namespace app::host

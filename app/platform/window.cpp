@@ -135,6 +135,9 @@ void Window::begin_frame() {
 #endif
     ImGui_ImplGlfw_NewFrame();
     key_latch_.apply(ImGui::GetIO());
+#ifdef __EMSCRIPTEN__
+    page::apply_touch(ImGui::GetIO());
+#endif
   }
   if (input_hook_) input_hook_(ImGui::GetIO());
   ImGui::NewFrame();
@@ -232,6 +235,13 @@ void Window::remembered_size(int& width, int& height) const {
     width = int(float(width) / grown + 0.5f);
     height = int(float(height) / grown + 0.5f);
   }
+}
+
+float Window::logical_width() const {
+  int w = 0, h = 0;
+  if (target_) w = target_->width();
+  else glfwGetWindowSize(handle(), &w, &h);
+  return float(w) * framebuffer_scale() / std::max(content_scale_, 0.01f);
 }
 
 float Window::framebuffer_scale() const {

@@ -84,6 +84,10 @@ class Window {
 
   // The monitor's content scale in use (faked, or as GLFW last reported it).
   float content_scale() const { return content_scale_; }
+  // The window's width in logical pixels: what it would be on a monitor of content scale 1
+  // (CSS pixels in a page: a phone held upright is about 390 wide, whatever its pixel
+  // ratio). The layout chooses by it (ui/narrow_layout.hpp); the UI scale does not count.
+  float logical_width() const;
   // Sets the user's UI scale (1-3): fonts rasterised at 16 px × UI scale × content scale,
   // sizes scaled to match (display_scale.hpp). Cheap when nothing changed.
   void set_ui_scale(float scale);

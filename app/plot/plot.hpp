@@ -211,6 +211,13 @@ std::vector<DrawnPlot> take_drawn_plots();  // and forget them
 // Forgets every plot's zoom/pan and auto-fit state (a "reset all views" action, tests).
 void clear_state();
 
+// A title wider than its plot shrinks to fit (down to 0.6 of the font: small panels at
+// projector scales). With readable titles on (the narrow layout: a phone) it shrinks no
+// further than the font's own size and wraps at spaces onto more lines, which the plot
+// reserves above its data.
+void set_readable_titles(bool on);
+bool readable_titles();
+
 // Scale applied to line widths, fonts-independent sizes (UI scale × export scale).
 void set_pixel_scale(float scale);
 float pixel_scale();

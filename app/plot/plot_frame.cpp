@@ -104,6 +104,40 @@ int axes_under_mouse(const CurrentPlot& c, ImVec2 m) {
 float tick_length() { return em() * 0.35f; }
 float label_gap() { return em() * 0.3f; }
 
+bool g_readable_titles = false;
+
+// The title's lines and font size for a plot `width` wide (plot.hpp, set_readable_titles).
+std::vector<std::string> title_lines(const std::string& title, float width, float& size) {
+  ImFont* font = ImGui::GetFont();
+  size = em() * 1.15f;
+  if (title.empty()) return {};
+  const float full = font->CalcTextSizeA(size, FLT_MAX, 0.0f, title.c_str()).x;
+  if (full <= width || full <= 0.0f) return {title};
+  const float floor = g_readable_titles ? em() : em() * 0.6f;
+  size = std::max(floor, size * width / full);
+  if (!g_readable_titles || font->CalcTextSizeA(size, FLT_MAX, 0.0f, title.c_str()).x <= width) return {title};
+  std::vector<std::string> lines(1);
+  std::size_t i = 0;
+  while (i < title.size()) {
+    const std::size_t end = std::min(title.find(' ', i + 1), title.size());
+    const std::string word = title.substr(i, end - i);
+    const std::string longer = lines.back() + word;
+    if (!lines.back().empty() && font->CalcTextSizeA(size, FLT_MAX, 0.0f, longer.c_str()).x > width) {
+      lines.push_back(word.substr(word.find_first_not_of(' ') == std::string::npos ? 0 : word.find_first_not_of(' ')));
+    } else {
+      lines.back() = longer;
+    }
+    i = end;
+  }
+  return lines;
+}
+
+// The band a title takes above the data: one line as before, more when wrapped.
+float title_band(const std::vector<std::string>& lines, float size) {
+  if (lines.empty()) return 0.0f;
+  return std::max(em() * 1.15f, size * float(lines.size())) + label_gap();
+}
+
 float max_tick_label_width(const std::vector<Tick>& ticks) {
   float w = 0.0f;
   for (const auto& t : ticks)
@@ -137,7 +171,7 @@ void layout(CurrentPlot& c) {
   const float pad = em() * 0.5f;
   float top = c.frame.Min.y + pad, bottom = c.frame.Max.y - pad;
   float left = c.frame.Min.x + pad, right = c.frame.Max.x - pad;
-  if (!c.title.empty()) top += em() * 1.15f + label_gap();
+  top += title_band(c.title_lines, c.title_size);
   if (!c.x_label.empty()) bottom -= em() + label_gap();
   if (!c.y_label.empty()) left += em() + label_gap();
   // X tick labels; a superscript makes them taller.
@@ -303,17 +337,19 @@ void draw_axes(CurrentPlot& c) {
   if (!c.title.empty()) {
     ImFont* font = ImGui::GetFont();
     // A title wider than its plot's visible part (small panels at projector scales)
-    // shrinks to fit rather than running into a neighbour or off the window.
+    // shrinks to fit rather than running into a neighbour or off the window (or wraps:
+    // title_lines).
     const float left = std::max(c.frame.Min.x, d->GetClipRectMin().x);
     const float right = std::min(c.frame.Max.x, d->GetClipRectMax().x);
-    float size = em() * 1.15f;
-    ImVec2 ts = font->CalcTextSizeA(size, FLT_MAX, 0.0f, c.title.c_str());
-    if (ts.x > right - left && ts.x > 0) {
-      size = std::max(em() * 0.6f, size * (right - left) / ts.x);
-      ts = font->CalcTextSizeA(size, FLT_MAX, 0.0f, c.title.c_str());
+    float size = 0.0f;
+    const std::vector<std::string> lines = title_lines(c.title, right - left, size);
+    float y = c.frame.Min.y + em() * 0.4f;
+    for (const std::string& line : lines) {
+      const ImVec2 ts = font->CalcTextSizeA(size, FLT_MAX, 0.0f, line.c_str());
+      const float x = std::max(left, std::min(right - ts.x, (left + right) * 0.5f - ts.x * 0.5f));
+      d->AddText(font, size, ImVec2(x, y), t.text, line.c_str());
+      y += size;
     }
-    const float x = std::max(left, std::min(right - ts.x, (left + right) * 0.5f - ts.x * 0.5f));
-    d->AddText(font, size, ImVec2(x, c.frame.Min.y + em() * 0.4f), t.text, c.title.c_str());
   }
 }
 
@@ -414,6 +450,9 @@ float min_plot_height(const PlotOptions& options) {
 void set_min_data_lines(float lines) { g_min_data_lines = std::max(0.0f, lines); }
 float min_data_lines() { return g_min_data_lines; }
 
+void set_readable_titles(bool on) { detail::g_readable_titles = on; }
+bool readable_titles() { return detail::g_readable_titles; }
+
 bool begin_plot(const char* id, ImVec2 size, const PlotOptions& options) {
   using namespace detail;
   IM_ASSERT(g_current == nullptr && "begin_plot() inside another plot: call end_plot() first");
@@ -423,7 +462,11 @@ bool begin_plot(const char* id, ImVec2 size, const PlotOptions& options) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (size.x <= 0.0f) size.x = std::max(avail.x + size.x, em() * 8.0f);
   if (size.y <= 0.0f) size.y = std::max(avail.y + size.y, em() * 6.0f);
-  if (g_min_data_lines > 0.0f) size.y = std::max(size.y, min_plot_height(options));
+  float title_size = 0.0f;
+  std::vector<std::string> titles = title_lines(display_label(options.title), size.x, title_size);
+  if (g_min_data_lines > 0.0f)
+    size.y = std::max(size.y, min_plot_height(options) + title_band(titles, title_size) -
+                                  title_band(titles.empty() ? titles : std::vector<std::string>(1), em() * 1.15f));
   const ImVec2 pos = window->DC.CursorPos;
   const ImRect frame(pos, ImVec2(pos.x + size.x, pos.y + size.y));
   ImGui::ItemSize(frame);
@@ -435,6 +478,8 @@ bool begin_plot(const char* id, ImVec2 size, const PlotOptions& options) {
   c.state = &state_for(plot_id);
   c.options = options;
   c.title = display_label(options.title);
+  c.title_lines = std::move(titles);
+  c.title_size = title_size;
   c.frame = frame;
   c.draw = window->DrawList;
   c.font_size = em();

@@ -54,6 +54,8 @@ struct CurrentPlot {
   PlotState* state = nullptr;
   PlotOptions options;
   std::string title;
+  std::vector<std::string> title_lines;  // the title as drawn (more than one: wrapped)
+  float title_size = 0;                  // its font size
   AxisSpec x_spec, y_spec;
   std::string x_label, y_label;
   bool axes_ready = false;

@@ -18,7 +18,8 @@ class AppSession : public ExportSession {
  public:
   AppSession(AppState state, const WindowOptions& window_options);
 
-  // Draws and renders one frame into the window's target (no swap).
+  // Draws and renders one frame into the window's target (no swap). The options' logical
+  // width (when 0) and touch come from the window and the host.
   FileActions frame(double time_seconds, const FrameOptions& options = {});
   // The frame as top-down RGBA (call after frame(), before swap()); the same read-back
   // whether the target is a window's back buffer or an offscreen framebuffer.

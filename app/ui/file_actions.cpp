@@ -305,11 +305,15 @@ void load_dropped_files(AppState& state, const std::vector<std::string>& paths, 
 
 constexpr double kStatusSeconds = 8.0;  // how long a message stays
 
+bool status_shown(const StatusLine& status, double now) {
+  return status.progress >= 0.0f || (!status.text.empty() && (status.error || now - status.shown_at <= kStatusSeconds));
+}
+
 void draw_status_line(const StatusLine& status, double now) {
   if (status.progress >= 0.0f) {
     ImGui::ProgressBar(status.progress, ImVec2(ImGui::GetFontSize() * 12.0f, 0.0f));
     ImGui::SameLine();
-  } else if (status.text.empty() || (!status.error && now - status.shown_at > kStatusSeconds)) {
+  } else if (!status_shown(status, now)) {
     return;
   }
   // The message disappears by itself: the sleeping GUI must draw the frame without it.

@@ -43,6 +43,9 @@ void load_dropped_files(AppState& state, const std::vector<std::string>& paths, 
 // in the status line. Returns whether it opened.
 bool open_lesson(Presenter& presenter, AppState& state, const std::string& file_or_name, StatusLine& status, double now);
 void draw_status_line(const StatusLine& status, double now);
+// Whether draw_status_line shows anything now (a message fades after a few seconds; an
+// error or a progress bar stays).
+bool status_shown(const StatusLine& status, double now);
 // Opens a saved session (File → Open session…, a file the browser picked); a bad one leaves
 // the state as it was and says why in the status line.
 void open_session_file(AppState& state, const std::string& path, StatusLine& status, double now);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,24 +16,27 @@
 #include "ui/about_dialog.hpp"
 #include "ui/formula_strip.hpp"
 #include "ui/gui_stack_guard.hpp"
+#include "ui/narrow_layout.hpp"
 #include "ui/parameter_panel.hpp"
 #include "ui/record_dialog.hpp"
 #include "ui/presenter.hpp"
 #include "ui/presenter_panel.hpp"
 #include "ui/shortcuts.hpp"
 #include "views/model_family.hpp"
+#include "ui/touch_gestures.hpp"
 #include "views/view.hpp"
 
 namespace app {
 namespace {
 
 float g_view_overflow = 0.0f;
+bool g_drawer_open = false;  // the narrow layout's parameter drawer (ui/narrow_layout.hpp)
 
 // A view that throws (a core error no validation foresaw) shows the message in place of
 // its plots; the frame, the other views and the session carry on.
 // With `formula`, the view's formula with the current numbers sits in a strip below it.
 void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, double time, bool exporting,
-               bool formula = false) {
+               bool formula = false, bool narrow = false) {
   // A RoPE view while the model does not rotate: say so above it (in exports too).
   draw_not_rotary_banner(state, view, ImGui::GetContentRegionAvail().x, !exporting);
   ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -41,6 +45,7 @@ void draw_view(const ViewInfo& view, AppState& state, const Derived& derived, do
   const float strip = formula_strip_height(formula_lines, avail.x);
   avail.y = std::max(1.0f, avail.y - strip);
   ViewContext ctx{state, derived, avail, time, exporting};
+  ctx.narrow = narrow;
   // A view whose plots cannot all keep a readable height here (many plots at 2× on a
   // 1080p projector, a cell of the grid) runs past the bottom and scrolls; the wheel over
   // a plot still zooms it (plots claim the wheel). Inside the child, the room left of a
@@ -184,6 +189,74 @@ void draw_view_tabs(AppState& state, const Derived& derived, double time, bool e
   ImGui::EndTabBar();
 }
 
+// The parameter panel's content: the app's name, then every parameter.
+void draw_panel_content(AppState& state, const std::string& state_error, bool narrow = false) {
+  ImGui::TextUnformatted("pe-viz");
+  // The subtitle only where it fits beside the name (not at 3× in a narrow panel).
+  const char* subtitle = "positional encodings, live";
+  if (ImGui::GetItemRectSize().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(subtitle).x <
+      ImGui::GetContentRegionAvail().x) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", subtitle);
+  }
+  draw_parameter_panel(state, state_error, narrow);
+}
+
+// The menu bar's first item in the narrow layout: opens and closes the parameter drawer.
+void draw_drawer_button() {
+  if (ImGui::MenuItem("≡ Parameters", nullptr, g_drawer_open)) g_drawer_open = !g_drawer_open;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The parameter panel (F2)");
+}
+
+// The narrow layout (ui/narrow_layout.hpp): the view the whole width, the view choices over
+// it on rows that wrap; the open drawer under the view in an upright window (the view stays
+// in sight while a slider moves), at its left in a wide one.
+void draw_narrow_views(AppState& state, const Derived& derived, double time, const FrameOptions& options,
+                       const std::string& state_error) {
+  const ImVec2 area = ImGui::GetContentRegionAvail();
+  const float em = ImGui::GetFontSize();
+  const bool drawer = g_drawer_open && options.show_panel;
+  const bool below = area.y >= area.x;
+  const float drawer_w = std::min(std::clamp(area.x * 0.45f, 20.0f * em, 26.0f * em), area.x * 0.6f);
+  if (drawer && !below) {
+    const TouchStyle touch_style(options.touch);
+    ImGui::BeginChild("##parameters", {drawer_w, 0}, true);
+    draw_panel_content(state, state_error, true);
+    ImGui::EndChild();
+    ImGui::SameLine();
+  }
+  ImGui::BeginChild("##views", {0, drawer && below ? std::max(area.y * 0.42f, 8.0f * em) : 0.0f}, false);
+  // With the drawer open the view keeps all the room it has (the choices return when it closes).
+  if (options.show_tabs && !drawer) {
+    const TouchStyle touch_style(options.touch);
+    draw_view_chooser(state);
+  }
+  const ViewInfo* current = find_view(state.view);
+  draw_view(current ? *current : all_views()[0], state, derived, time, options.exporting, !drawer, /*narrow=*/true);
+  ImGui::EndChild();
+  if (drawer && below) {
+    const TouchStyle touch_style(options.touch);
+    ImGui::BeginChild("##parameters", {0, 0}, true);
+    draw_panel_content(state, state_error, true);
+    ImGui::EndChild();
+  }
+}
+
+// The status message on lines of its own under the menu bar (a phone's menu bar has no room
+// for it), wrapped at spaces; at most three lines, the rest scrolls.
+void draw_status_rows(const StatusLine& status, double now) {
+  if (!status_shown(status, now)) return;
+  const float width = ImGui::GetContentRegionAvail().x;
+  const std::string text = wrapped_at_spaces(status.text, width - ImGui::GetStyle().ScrollbarSize);
+  const float lines = std::min(3.0f, ImGui::CalcTextSize(text.c_str()).y / ImGui::GetTextLineHeight() + 0.01f);
+  const float height = std::max(lines, 1.0f) * ImGui::GetTextLineHeightWithSpacing();
+  ImGui::BeginChild("##status", {0, height + (status.progress >= 0.0f ? ImGui::GetFrameHeightWithSpacing() : 0.0f)}, false);
+  StatusLine wrapped = status;
+  wrapped.text = text;
+  draw_status_line(wrapped, now);
+  ImGui::EndChild();
+}
+
 }  // namespace
 
 FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double time_seconds,
@@ -197,6 +270,12 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   update_derived(state, derived);
   plot::set_line_scale(state.line_width);
   const std::string state_error = validate_state(state);
+  const bool narrow = is_narrow_layout(options.logical_width);
+  plot::set_readable_titles(narrow);  // a phone's plot titles wrap rather than shrink to a squint
+  // Touch sizes for what the app puts around the views (menus, the drawer, the view buttons,
+  // the lesson's buttons); the views keep the sizes they are laid out for.
+  std::optional<TouchStyle> touch_style(std::in_place, options.touch);
+  if (options.touch) scroll_by_touch_drag();
 
   ImGui::SetNextWindowPos({0, 0});
   ImGui::SetNextWindowSize(display);
@@ -212,7 +291,9 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
   ImGui::Begin("pe-viz", nullptr, flags);
   ImGui::PopStyleVar(2);
+  const bool panel_shown = state.show_panel;
   if (options.status && ImGui::BeginMenuBar()) {
+    if (narrow && options.show_panel && !presenter) draw_drawer_button();
     actions = draw_file_menu(state, derived, *options.status, time_seconds, int(display.x), int(display.y));
     if (options.record && ImGui::BeginMenu("File")) {  // appended to the File menu
       if (ImGui::MenuItem("Record animation…", nullptr, false, !options.record->recording())) {
@@ -224,7 +305,7 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     }
     if (options.undo) draw_edit_menu(state, *options.undo);
     if (ImGui::BeginMenu("View")) {
-      ImGui::MenuItem("Parameter panel", "F2", &state.show_panel);
+      ImGui::MenuItem("Parameter panel", "F2", narrow ? &g_drawer_open : &state.show_panel);
       ImGui::MenuItem("Grid of four views", "F3", &state.grid);
       ImGui::MenuItem("Formula strip", "F4", &state.show_formula);
       if (ImGui::MenuItem("Fullscreen", "F11")) actions.toggle_fullscreen = true;
@@ -257,27 +338,28 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
       ImGui::EndMenu();
     }
     handle_shortcuts(state, actions, options.undo, presenter != nullptr);
-    ImGui::SameLine(0, ImGui::GetFontSize() * 2);
-    draw_status_line(*options.status, time_seconds);
+    if (!narrow) {
+      ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+      draw_status_line(*options.status, time_seconds);
+    }
     ImGui::EndMenuBar();
   }
+  touch_style.reset();
+  // In the narrow layout F2 opens and closes the drawer; the wide layout's panel stays as set.
+  if (narrow && state.show_panel != panel_shown) {
+    g_drawer_open = !g_drawer_open;
+    state.show_panel = panel_shown;
+  }
+  if (narrow && options.status) draw_status_rows(*options.status, time_seconds);
   if (options.status && options.record) options.record->draw(state, *options.status, time_seconds);
 
   if (presenter) presenter = presenter->active() ? presenter : nullptr;  // Esc left the lesson
   // In a lesson the slide takes the parameter panel's place.
-  if (options.show_panel && state.show_panel && !presenter) {
+  if (!narrow && options.show_panel && state.show_panel && !presenter) {
     // Wide enough for the labels at 1×; at projector scales it yields to the plots.
     const float panel_w = std::min(360.0f * ImGui::GetFontSize() / 16.0f, std::max(300.0f, display.x * 0.3f));
     ImGui::BeginChild("##parameters", {panel_w, 0}, true);
-    ImGui::TextUnformatted("pe-viz");
-    // The subtitle only where it fits beside the name (not at 3× in a narrow panel).
-    const char* subtitle = "positional encodings, live";
-    if (ImGui::GetItemRectSize().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(subtitle).x <
-        ImGui::GetContentRegionAvail().x) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("%s", subtitle);
-    }
-    draw_parameter_panel(state, state_error);
+    draw_panel_content(state, state_error);
     ImGui::EndChild();
     ImGui::SameLine();
   }
@@ -291,31 +373,42 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
     const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
     const bool beside = slide_panel_beside(area);
     ImGui::BeginChild("##views", beside ? ImVec2(area.x - extent - spacing.x, 0) : ImVec2(0, area.y - extent - spacing.y), false);
-    draw_view(*current, state, derived, time_seconds, options.exporting, true);
+    draw_view(*current, state, derived, time_seconds, options.exporting, true, narrow);
     ImGui::EndChild();
     if (beside) ImGui::SameLine();
-    draw_slide_panel(*presenter, beside ? ImVec2(extent, 0) : ImVec2(0, extent));
+    touch_style.emplace(options.touch);
+    const SlideActions pressed = draw_slide_panel(*presenter, beside ? ImVec2(extent, 0) : ImVec2(0, extent), narrow || options.touch);
+    touch_style.reset();
+    // A swipe across the slide (or anywhere no slider or plot took the finger) turns it.
+    const int step = pressed.step != 0 ? pressed.step : options.touch ? take_swipe() : 0;
+    if (step != 0) presenter->go(state, step, time_seconds);
+    if (pressed.animate) presenter->toggle_animation(time_seconds);
     ImGui::End();
     if (options.status) {
       draw_help_overlay(state);
       draw_about_dialog();
     }
     if (options.undo) options.undo->observe(state, !ImGui::IsAnyItemActive() && !presenter->animating());
+    if (pressed.leave) presenter->close();
     // Space and the arrows are the lecturer's: ImGui's keyboard navigation would also press
     // the focused button (the clock's Play) with them. Back on when the lesson ends.
     ImGui::GetIO().ConfigFlags &= ~ImGuiConfigFlags_NavEnableKeyboard;
     return actions;
   }
   if (options.presenter) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-  ImGui::BeginChild("##views", {0, 0}, false);
-  if (options.show_tabs && state.grid) {
-    draw_view_grid(state, derived, time_seconds);
-  } else if (options.show_tabs) {
-    draw_view_tabs(state, derived, time_seconds, options.exporting);
+  if (narrow) {
+    draw_narrow_views(state, derived, time_seconds, options, state_error);
   } else {
-    draw_view(*current, state, derived, time_seconds, options.exporting, true);
+    ImGui::BeginChild("##views", {0, 0}, false);
+    if (options.show_tabs && state.grid) {
+      draw_view_grid(state, derived, time_seconds);
+    } else if (options.show_tabs) {
+      draw_view_tabs(state, derived, time_seconds, options.exporting);
+    } else {
+      draw_view(*current, state, derived, time_seconds, options.exporting, true);
+    }
+    ImGui::EndChild();
   }
-  ImGui::EndChild();
   ImGui::End();
   if (options.status) {
     draw_help_overlay(state);
@@ -331,5 +424,7 @@ FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, d
 }
 
 float last_view_overflow() { return g_view_overflow; }
+bool parameter_drawer_open() { return g_drawer_open; }
+void set_parameter_drawer_open(bool open) { g_drawer_open = open; }
 
 }  // namespace app

@@ -21,6 +21,12 @@ struct FrameOptions {
   // Non-null and active: presenter mode (the slide beside the view; the arrows, page keys
   // and Space belong to the lesson; ui/presenter_panel.hpp).
   Presenter* presenter = nullptr;
+  // The window's width in logical pixels (platform/window.hpp; AppSession sets it): below
+  // kNarrowLayoutWidth the layout is the narrow one (ui/narrow_layout.hpp). 0: wide.
+  float logical_width = 0;
+  // The reader uses a touch screen (AppSession asks the host): taller controls, lesson
+  // buttons, drag to scroll, swipe between slides.
+  bool touch = false;
 };
 
 // Draws the whole UI for one frame into a window covering `display` (call between
@@ -28,6 +34,10 @@ struct FrameOptions {
 // How far (pixels) the last view drawn ran past the bottom of its area: more plots than fit
 // at their readable height (main_frame.cpp lets the view scroll; an export is cut there).
 float last_view_overflow();
+// The narrow layout's parameter drawer: open or closed (the menu bar's "≡ Parameters" and
+// F2 toggle it; tests set it).
+bool parameter_drawer_open();
+void set_parameter_drawer_open(bool open);
 
 FileActions draw_main_frame(AppState& state, Derived& derived, ImVec2 display, double time_seconds,
                      const FrameOptions& options = {});

@@ -41,12 +41,19 @@ void section(const char* title) {
   ImGui::Separator();
 }
 
-void preset_combo(AppState& s) {
+void preset_combo(AppState& s, bool narrow) {
   // Every preset: the rotary ones and GPT-2, BERT, T5, BLOOM … (each opens in its own view).
   static std::vector<pe::PresetInfo> presets = pe::list_presets(pe::PresetKinds::All);
   std::string current = s.preset.empty() ? "(custom)" : s.preset;
   for (const auto& p : presets)
     if (p.key == s.preset) current = p.title;
+  // The narrow drawer's combo is shorter than a preset's title: its name without the
+  // numbers in parentheses, or the key (the list shows the titles whole).
+  const float room = ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x;
+  if (narrow && ImGui::CalcTextSize(current.c_str()).x > room) {
+    const std::string name = current.substr(0, current.find(" ("));
+    current = ImGui::CalcTextSize(name.c_str()).x <= room ? name : s.preset;
+  }
   if (ImGui::BeginCombo("preset", current.c_str())) {
     for (const auto& p : presets) {
       if (ImGui::Selectable(p.title.c_str(), p.key == s.preset)) {
@@ -218,11 +225,11 @@ void draw_config_loader(AppState& s) {
 
 }  // namespace
 
-void draw_parameter_panel(AppState& s, const std::string& state_error) {
+void draw_parameter_panel(AppState& s, const std::string& state_error, bool narrow) {
   // Controls take what the longest label leaves, so labels are never cut at 2× or 3×.
   const float label_w = ImGui::CalcTextSize("pairs (convention)").x + ImGui::GetStyle().ItemInnerSpacing.x;
   ImGui::PushItemWidth(std::max(ImGui::GetFontSize() * 4.0f, ImGui::GetContentRegionAvail().x - label_w));
-  preset_combo(s);
+  preset_combo(s, narrow);
 
   section("Encoding");
   double theta = s.rope.theta;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ui/narrow_layout.hpp"
 #include "ui/slide_text.hpp"
 
 namespace app {
@@ -22,6 +23,36 @@ constexpr PresenterKey kKeys[] = {
 constexpr float kMinViewWidthEm = 26.0f;
 
 bool pressed(int key) { return ImGui::IsKeyPressed(key, true); }
+
+// Back and Next share what Play and Leave leave of the row, Next the wider (the one pressed
+// most); each is a finger's height. Labels shorten before anything is cut.
+SlideActions draw_slide_buttons(const Presenter& presenter, float width) {
+  SlideActions actions;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float h = touch_button_height();
+  const bool animated = presenter.slide().animation.has_value();
+  const char* play = presenter.playing() ? "Pause" : "Play";
+  const float pad = 2 * style.FramePadding.x;
+  const float side = (animated ? ImGui::CalcTextSize("Pause").x + pad + style.ItemSpacing.x : 0.0f) +
+                     ImGui::CalcTextSize("Leave").x + pad + style.ItemSpacing.x;
+  const float room = std::max(width - side - style.ItemSpacing.x, 2.0f * h);
+  const bool long_labels = ImGui::CalcTextSize("◀ Back").x + pad <= room * 0.4f && ImGui::CalcTextSize("Next ▶").x + pad <= room * 0.6f;
+  ImGui::BeginDisabled(presenter.index() == 0);
+  if (ImGui::Button(long_labels ? "◀ Back" : "◀", {room * 0.4f, h})) actions.step = -1;
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(presenter.index() + 1 >= presenter.count());
+  if (ImGui::Button(long_labels ? "Next ▶" : "▶", {room * 0.6f, h})) actions.step = +1;
+  ImGui::EndDisabled();
+  if (animated) {
+    ImGui::SameLine();
+    if (ImGui::Button(play, {ImGui::CalcTextSize("Pause").x + pad, h})) actions.animate = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Leave", {0, h})) actions.leave = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Leave the lesson (Esc); the view keeps its state.");
+  return actions;
+}
 
 }  // namespace
 
@@ -55,8 +86,9 @@ float slide_panel_extent(ImVec2 area) {
   return std::max(area.y * 0.4f, 8 * em);  // under: 40 % of the height
 }
 
-void draw_slide_panel(const Presenter& presenter, ImVec2 size) {
-  if (!presenter.active()) return;
+SlideActions draw_slide_panel(const Presenter& presenter, ImVec2 size, bool buttons) {
+  SlideActions actions;
+  if (!presenter.active()) return actions;
   ImGui::BeginChild("##slide", size, true, ImGuiWindowFlags_NoScrollbar);
   const ImGuiStyle& style = ImGui::GetStyle();
   const float width = ImGui::GetContentRegionAvail().x;
@@ -75,7 +107,8 @@ void draw_slide_panel(const Presenter& presenter, ImVec2 size) {
   // A slide with more text than fits shrinks it (to 75 %, as presentation programs do)
   // before it scrolls. Notes, when shown, go under the text in a tall panel (beside the
   // view) and beside it in a wide one (under the view).
-  const float hint_h = ImGui::GetTextLineHeightWithSpacing() + style.ItemSpacing.y;
+  const float hint_h = (buttons ? touch_button_height() + style.ItemSpacing.y : ImGui::GetTextLineHeightWithSpacing()) +
+                       style.ItemSpacing.y;
   const float text_h = std::max(ImGui::GetContentRegionAvail().y - hint_h, 1.0f);
   const bool notes = presenter.notes_shown();
   const ImVec2 panel = ImGui::GetWindowSize();
@@ -106,11 +139,16 @@ void draw_slide_panel(const Presenter& presenter, ImVec2 size) {
     }
     ImGui::EndChild();
   }
-  // The keys, as short as fits: a lecturer new to the mode finds them here.
-  const char* hints[] = {"→ next   ← back   Space animate   S notes   Esc leave", "→ ← Space S Esc"};
-  const char* hint = ImGui::CalcTextSize(hints[0]).x <= width ? hints[0] : hints[1];
-  ImGui::TextDisabled("%s", hint);
+  if (buttons) {
+    actions = draw_slide_buttons(presenter, width);
+  } else {
+    // The keys, as short as fits: a lecturer new to the mode finds them here.
+    const char* hints[] = {"→ next   ← back   Space animate   S notes   Esc leave", "→ ← Space S Esc"};
+    const char* hint = ImGui::CalcTextSize(hints[0]).x <= width ? hints[0] : hints[1];
+    ImGui::TextDisabled("%s", hint);
+  }
   ImGui::EndChild();
+  return actions;
 }
 
 }  // namespace app

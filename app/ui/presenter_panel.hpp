@@ -18,8 +18,17 @@ bool slide_panel_beside(ImVec2 area);
 // The panel's width (beside) or height (under) in `area`.
 float slide_panel_extent(ImVec2 area);
 
-// Draws the slide panel into a child window of `size` at the cursor.
-void draw_slide_panel(const Presenter& presenter, ImVec2 size);
+// What the reader pressed on the slide panel's buttons this frame.
+struct SlideActions {
+  int step = 0;           // −1 back, +1 next
+  bool animate = false;   // play / pause the slide's animation
+  bool leave = false;     // leave the lesson
+};
+
+// Draws the slide panel into a child window of `size` at the cursor. With `buttons` (touch,
+// or a narrow window: no keyboard to press → or Esc) its last row is buttons a finger hits —
+// back, next, play, leave — instead of the keys' reminder.
+SlideActions draw_slide_panel(const Presenter& presenter, ImVec2 size, bool buttons = false);
 
 // The presenter's keys for the F1 overlay: {keys, action} pairs, null-terminated.
 struct PresenterKey {

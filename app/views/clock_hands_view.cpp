@@ -159,7 +159,11 @@ void draw_clock_hands_view(ViewContext& ctx) {
       // The angle line sits at the dial's bottom edge: only in dials tall enough for it.
       std::snprintf(label, sizeof label, "%.1f°  (%.3g turns)", degrees_mod_360(angle), angle / (2 * std::numbers::pi));
       if (ImGui::CalcTextSize(label).x > room) std::snprintf(label, sizeof label, "%.1f°", degrees_mod_360(angle));
-      if (ImGui::CalcTextSize(label).x <= room && cell > 10.0f * ImGui::GetFontSize()) plot::plot_text(-r * 0.95, -r * 0.88, label);
+      // Its line (top at -0.88 r) must end above the plot's bottom edge (a dial squeezed flat
+      // on a tablet: it would not).
+      const bool tall = plot::to_pixels(0, plot::visible_y_min()).y - plot::to_pixels(0, -r * 0.88).y >=
+                        0.8f * ImGui::GetTextLineHeight();  // the glyphs, not the line's spacing under them
+      if (ImGui::CalcTextSize(label).x <= room && cell > 10.0f * ImGui::GetFontSize() && tall) plot::plot_text(-r * 0.95, -r * 0.88, label);
       plot::end_plot();
     }
   }
@@ -170,7 +174,7 @@ void draw_clock_hands_view(ViewContext& ctx) {
   const float em = ImGui::GetFontSize();
   const int level = ctx.size.x > 60.0f * em ? 2 : ctx.size.x > 40.0f * em ? 1 : 0;
   const int table_columns = level == 2 ? 9 : level == 1 ? 6 : 5;
-  if (ImGui::BeginTable("##hand-numbers", table_columns, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+  if (begin_fitting_table(ctx, "##hand-numbers", table_columns, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     for (const char* h : {"pair i", "θ_i (rad/pos)", "angle p·θ_i (rad)", "angle (°)", "cos", "sin", "(x, y) at p = 0", "(x', y') at p", "|pair|"}) {
       const std::string header = h;
       if (level < 2 && (header.starts_with("θ_i") || header.starts_with("angle p") || header.starts_with("(x, y)"))) continue;

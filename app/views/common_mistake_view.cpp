@@ -152,11 +152,14 @@ void draw_common_mistake_view(ViewContext& ctx) {
     plot::plot_line(mix.label, ps, bad_norm, {.color = IM_COL32(230, 80, 60, 255)});
     plot::end_plot();
   }
-  const float half_w = (ctx.size.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
-  const float bottom_h = ImGui::GetContentRegionAvail().y - note_h;
+  // Side by side; one above the other in a narrow view (a phone), each the full width.
+  const bool stacked = is_narrow_view(ctx, ctx.size.x);
+  const float half_w = stacked ? ctx.size.x : (ctx.size.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+  const float bottom_h = stacked ? (ImGui::GetContentRegionAvail().y - note_h - ImGui::GetStyle().ItemSpacing.y) * 0.5f
+                                 : ImGui::GetContentRegionAvail().y - note_h;
   const ImU32 shades[] = {IM_COL32(70, 140, 230, 255), IM_COL32(120, 200, 120, 255), IM_COL32(240, 190, 60, 255)};
   for (int side = 0; side < 2; ++side) {
-    if (side) ImGui::SameLine();
+    if (side && !stacked) ImGui::SameLine();
     const auto& scores = side == 0 ? ok_score : bad_score;
     if (plot::begin_plot(side == 0 ? "##mistake-ok" : "##mistake-bad", {half_w, bottom_h},
                          {.title = side == 0 ? "RoPE: ⟨q(m), k(m+Δ)⟩/d for three anchors m — one curve"

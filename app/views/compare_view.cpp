@@ -19,7 +19,12 @@
 namespace app {
 namespace {
 
-void b_controls(AppState& s) {
+// A labelled widget `w` points wide: its width with the label (row_next's measure).
+float labelled(float w, const char* label) {
+  return w * plot::pixel_scale() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
+void b_controls(const ViewContext& ctx, AppState& s) {
   pe::RopeConfig& b = s.compare_b;
   ImGui::SetNextItemWidth(220.0f * plot::pixel_scale());
   static const std::vector<pe::PresetInfo> presets = pe::list_presets();
@@ -35,13 +40,13 @@ void b_controls(AppState& s) {
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_b_preset: the model for configuration B.");
-  ImGui::SameLine();
+  row_next(ctx, labelled(160.0f, "θ B"));
   ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
   const double tmin = 2.0, tmax = 1e7;
   if (ImGui::SliderScalar("θ B", ImGuiDataType_Double, &b.theta, &tmin, &tmax, "%.6g", ImGuiSliderFlags_Logarithmic))
     s.compare_b_preset.clear();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_b.theta: B's RoPE base.");
-  ImGui::SameLine();
+  row_next(ctx, labelled(120.0f, "d B"));
   ImGui::SetNextItemWidth(120.0f * plot::pixel_scale());
   int dim = int(b.head_dim);
   if (ImGui::SliderInt("d B", &dim, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
@@ -49,7 +54,7 @@ void b_controls(AppState& s) {
     s.compare_b_preset.clear();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_b.dim: B's head dimension (even).");
-  ImGui::SameLine();
+  row_next(ctx, labelled(130.0f, "scaling B"));
   ImGui::SetNextItemWidth(130.0f * plot::pixel_scale());
   if (ImGui::BeginCombo("scaling B", pe::to_string(b.scaling.type))) {
     for (pe::RopeType t : pe::all_rope_types())
@@ -60,19 +65,19 @@ void b_controls(AppState& s) {
       }
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
+  row_next(ctx, labelled(110.0f, "factor B"));
   ImGui::SetNextItemWidth(110.0f * plot::pixel_scale());
   const double fmin = 1.0, fmax = 64.0;
   if (ImGui::SliderScalar("factor B", ImGuiDataType_Double, &b.scaling.factor, &fmin, &fmax, "%.3g", ImGuiSliderFlags_Logarithmic))
     s.compare_b_preset.clear();
-  ImGui::SameLine();
+  row_next(ctx, button_width("Swap A↔B"));
   if (ImGui::Button("Swap A↔B")) {
     std::swap(s.rope, s.compare_b);
     std::swap(s.preset, s.compare_b_preset);
     s.vector.clear();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Exchange the two configurations.");
-  ImGui::SameLine();
+  row_next(ctx, button_width("Copy A→B"));
   if (ImGui::Button("Copy A→B")) {
     s.compare_b = s.rope;
     s.compare_b_preset = s.preset;
@@ -140,8 +145,8 @@ void draw_compare_view(ViewContext& ctx) {
       ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_view: the view drawn for A and for B.");
-    ImGui::SameLine();
-    b_controls(a);
+    row_next(ctx, labelled(220.0f, "B preset"));
+    b_controls(ctx, a);
   }
   const ViewInfo* inner = find_view(a.compare_view);
   if (!inner || inner->hosts_views) inner = find_view(AppState{}.compare_view);
@@ -168,7 +173,7 @@ void draw_compare_view(ViewContext& ctx) {
     ImGui::TextUnformatted(label.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", full.c_str());
     ViewContext inner_ctx{side == 0 ? a : b, side == 0 ? ctx.derived : derived_b, ImGui::GetContentRegionAvail(), ctx.time_seconds,
-                          ctx.exporting, /*hide_widgets=*/true};
+                          ctx.exporting, /*hide_widgets=*/true, ctx.narrow};
     {
       const plot::MinDataLinesScope embedded(plot::kEmbeddedMinDataLines);
       const TeachingNotesHidden no_notes;  // the inner view's note, twice, would crowd the plots

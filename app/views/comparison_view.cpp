@@ -209,6 +209,12 @@ void draw_comparison_view(ViewContext& ctx) {
       }
     }
   };
+  // A phone (is_narrow_view): columns wide enough for their names and a few words, the table
+  // scrolling sideways, rather than squeezed until the names are cut.
+  const bool sideways = is_narrow_view(ctx, ctx.size.x);
+  auto begin_table = [&](const char* id, int columns, ImGuiTableFlags flags, float width) {
+    return sideways ? begin_scrolling_table(id, columns, flags, width) : ImGui::BeginTable(id, columns, flags, {width, 0.0f});
+  };
   auto setup_columns = [&](bool property_column) {
     if (property_column) {
       float property_w = 0;  // the longest single word of a property name: names wrap between words
@@ -216,7 +222,10 @@ void draw_comparison_view(ViewContext& ctx) {
       ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthFixed, property_w);
     }
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("measured").x);
-    for (const char* n : kNames) ImGui::TableSetupColumn(n, ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    for (const char* n : kNames) {
+      if (sideways) ImGui::TableSetupColumn(n, ImGuiTableColumnFlags_WidthFixed, std::max(ImGui::CalcTextSize(n).x, 6.0f * ImGui::GetFontSize()));
+      else ImGui::TableSetupColumn(n, ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    }
     ImGui::TableHeadersRow();
   };
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
@@ -243,14 +252,17 @@ void draw_comparison_view(ViewContext& ctx) {
     for (int i = 0; i + 1 < kPages; ++i) labels[i] = kClaims[i].property;
     labels[kPages - 1] = "Parameter chart";
     ImGui::Text("d = %lld, L = %lld.", params.dim, params.max_len);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(std::min(avail.x * 0.5f, 16 * ImGui::GetFontSize()));
+    // A narrow view (a phone): the combo on a line of its own, as wide as its label leaves.
+    const bool narrow_view = is_narrow_view(ctx, avail.x);
+    if (!narrow_view) ImGui::SameLine();
+    ImGui::SetNextItemWidth(narrow_view ? avail.x - ImGui::CalcTextSize("page").x - ImGui::GetStyle().ItemInnerSpacing.x
+                                        : std::min(avail.x * 0.5f, 16 * ImGui::GetFontSize()));
     ImGui::Combo("page", &page, labels, kPages);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The window is too small for the whole table at this UI scale: one property at a time.");
     page = std::clamp(page, 0, kPages - 1);
     if (page < kPages - 1) {
       ImGui::TextUnformatted(kClaims[page].property);
-      if (ImGui::BeginTable("##comparison-page", 5, flags)) {
+      if (begin_table("##comparison-page", 5, flags, 0.0f)) {
         setup_columns(false);
         table_rows(std::size_t(page), std::size_t(page) + 1, false);
         ImGui::EndTable();
@@ -276,7 +288,7 @@ void draw_comparison_view(ViewContext& ctx) {
   const float table_w = narrow ? ImGui::GetContentRegionAvail().x
                                : ImGui::GetContentRegionAvail().x - chart_w - ImGui::GetStyle().ItemSpacing.x;
   ImGui::BeginGroup();
-  if (ImGui::BeginTable("##comparison", 6, flags, {table_w, 0})) {
+  if (begin_table("##comparison", 6, flags, table_w)) {
     setup_columns(true);
     table_rows(0, std::size(kClaims), true);
     ImGui::EndTable();

@@ -153,9 +153,11 @@ void draw_conventions_view(ViewContext& ctx) {
   const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
   // Level 0: everything; 1: four distances and the short note; 2: also no intro and no note.
   const std::vector<long long> few = {0, 1, 10, 1000};
+  // A phone's table scrolls sideways: its scrollbar under the rows.
+  const float table_extra = fitting_table_scrolls(ctx, "##conv-scores") ? style.ScrollbarSize + 2.0f * style.CellPadding.y + 2.0f : 0.0f;
   auto below = [&](int level) {
     const std::size_t rows = level == 0 ? kDeltas.size() : few.size();
-    return text_h(bottom.c_str()) + (level < 2 ? text_h(intro) : 0.0f) + row_h * float(rows + 2) + style.ItemSpacing.y +
+    return text_h(bottom.c_str()) + (level < 2 ? text_h(intro) : 0.0f) + row_h * float(rows + 2) + table_extra + style.ItemSpacing.y +
            text_h(equal) + text_h(mixed) + (level == 0 ? text_h(note) : level == 1 ? text_h(short_note) : 0.0f) +
            style.ItemSpacing.y;
   };
@@ -168,7 +170,7 @@ void draw_conventions_view(ViewContext& ctx) {
   wiring_plot({width, plot_h}, drawn);
   text_wrapped_unformatted(bottom.c_str());
   if (level < 2) text_wrapped_unformatted(intro);
-  if (ImGui::BeginTable("##conv-scores", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+  if (begin_fitting_table(ctx, "##conv-scores", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("Δ = n − m");
     ImGui::TableSetupColumn("interleaved:\nseeded q, k");
     ImGui::TableSetupColumn("half-split:\npermuted q, k");

@@ -172,8 +172,8 @@ void draw_extrapolation_view(ViewContext& ctx) {
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("extrapolation_method: the scaling method shown beside plain RoPE.");
     for (int k : {2, 4, 8, 32}) {
-      ImGui::SameLine();
       const std::string label = "L = " + std::to_string(k) + "× L_train";
+      row_next(ctx, button_width(label.c_str()));
       if (ImGui::Button(label.c_str())) {
         s.length = std::min<long long>(train_length * k, 1'000'000);
         s.position = std::min(s.position, s.length - 1);
@@ -234,7 +234,11 @@ void draw_extrapolation_view(ViewContext& ctx) {
   constexpr float kWeights[] = {0.30f, 0.33f, 0.37f};
   constexpr bool kTitled[] = {true, true, true};
   const std::vector<float> heights = stacked_plot_heights(avail, kWeights, kTitled);
-  const float strip_h = heights[0], half_w = (ctx.size.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+  // The two strips side by side; one above the other in a narrow view (a phone), each the
+  // full width (the view scrolls a little further).
+  const bool stacked = is_narrow_view(ctx, ctx.size.x);
+  const float strip_h = stacked ? heights[0] * 0.75f : heights[0];
+  const float half_w = stacked ? ctx.size.x : (ctx.size.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
   auto draw_strip = [&](const char* id, const char* title, const std::vector<float>& values, unsigned long long version) {
     if (plot::begin_plot(id, {half_w, strip_h}, {.title = title, .legend = false})) {
       plot::setup_axes({.label = "position p", .min = 0, .max = double(length)},
@@ -255,7 +259,7 @@ void draw_extrapolation_view(ViewContext& ctx) {
     }
   };
   draw_strip("##unseen-plain", "Unseen angles, plain RoPE (yellow = never seen in training)", strip_plain, strip_version * 2);
-  ImGui::SameLine();
+  if (!stacked) ImGui::SameLine();
   const std::string method_title = std::string("Unseen angles with ") + (chosen ? chosen->label : "(method unavailable)");
   draw_strip("##unseen-method", method_title.c_str(), strip_method, strip_version * 2 + 1);
 

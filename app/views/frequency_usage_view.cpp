@@ -298,10 +298,11 @@ void how_to_load(ViewContext& ctx, const char* lead) {
   if (!ctx.show_widgets() || !paths) return;
   static std::string typed;
   ImGui::Spacing();
-  ImGui::SetNextItemWidth(std::min(ctx.size.x * 0.6f, ImGui::GetFontSize() * 36.0f));
+  // The narrow layout: the field the whole line (its hint whole), Open under it.
+  ImGui::SetNextItemWidth(ctx.narrow ? ImGui::GetContentRegionAvail().x : std::min(ctx.size.x * 0.6f, ImGui::GetFontSize() * 36.0f));
   const bool enter = ImGui::InputTextWithHint("##weights-path", "model folder, .safetensors, .gguf or ORG/NAME", &typed,
                                               ImGuiInputTextFlags_EnterReturnsTrue);
-  ImGui::SameLine();
+  if (!ctx.narrow) ImGui::SameLine();
   if ((ImGui::Button("Open") || enter) && !typed.empty()) {
     forget_weights(typed);
     ctx.state.weights = typed;

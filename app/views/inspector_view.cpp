@@ -37,9 +37,20 @@ ImVec4 severity_color(pe::Severity s) {
 
 long long comparison_length(const AppState& s) { return std::max<long long>(s.length, 1); }
 
+// A phone (is_narrow_view): each table's rows as short paragraphs instead, so no column is
+// squeezed until its header or a word is cut.
+bool g_narrow = false;
+
+void coloured(const ImVec4& colour, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  text_line_wrapped(text);
+  ImGui::PopStyleColor();
+}
+
 void section(const char* title) {
   ImGui::Spacing();
-  ImGui::TextUnformatted(title);
+  if (g_narrow) text_line_wrapped(title);
+  else ImGui::TextUnformatted(title);
   ImGui::Separator();
 }
 
@@ -74,6 +85,17 @@ void diagnostics_table(const std::vector<pe::Diagnostic>& diagnostics, const cha
     return;
   }
   const float em = ImGui::GetFontSize();
+  if (g_narrow) {
+    for (pe::Severity sev : {pe::Severity::Error, pe::Severity::Warning, pe::Severity::Info})
+      for (const auto& d : diagnostics) {
+        if (d.severity != sev) continue;
+        coloured(severity_color(sev), std::string(pe::to_string(sev)) + ": " + (d.key.empty() ? "—" : d.key));
+        ImGui::Indent();
+        text_line_wrapped(d.message);
+        ImGui::Unindent();
+      }
+    return;
+  }
   if (!ImGui::BeginTable(id, 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
   ImGui::TableSetupColumn("severity", ImGuiTableColumnFlags_WidthFixed, 5.0f * em);
   ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -98,9 +120,24 @@ void diagnostics_table(const std::vector<pe::Diagnostic>& diagnostics, const cha
   ImGui::EndTable();
 }
 
+void frameworks_list(const pe::FrameworkComparison& cmp) {
+  for (const auto& r : cmp.results) {
+    ImGui::TextUnformatted(pe::to_string(r.framework));
+    ImGui::Indent();
+    const std::string diff = r.framework == pe::Framework::Transformers ? std::string("reference") : formatted("%.3g", r.max_rel_diff_inv_freq);
+    text_line_wrapped(formatted("attention %.6g,  logit scale %.6g,  max dθ/θ %s", r.attention_factor, r.logit_scale, diff.c_str()));
+    text_line_wrapped(r.method + (r.supported ? "" : " [not supported]"));
+    for (const auto& n : r.notes) coloured(ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], n);
+    if (!r.cause.empty()) coloured(severity_color(pe::Severity::Warning), "differs: " + r.cause);
+    ImGui::Unindent();
+  }
+}
+
 void frameworks_table(const pe::FrameworkComparison& cmp) {
   const float em = ImGui::GetFontSize();
-  if (ImGui::BeginTable("##frameworks", 5, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+  if (g_narrow) {
+    frameworks_list(cmp);
+  } else if (ImGui::BeginTable("##frameworks", 5, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("framework", ImGuiTableColumnFlags_WidthFixed, 7.0f * em);
     ImGui::TableSetupColumn("attention", ImGuiTableColumnFlags_WidthFixed, 5.5f * em);
     ImGui::TableSetupColumn("logit scale", ImGuiTableColumnFlags_WidthFixed, 5.5f * em);
@@ -148,6 +185,15 @@ void frameworks_table(const pe::FrameworkComparison& cmp) {
 
 void gguf_section(const GgufSummary& g) {
   section(("GGUF header: " + g.architecture + ", llama.cpp rope mode " + pe::to_string(g.rope_mode)).c_str());
+  if (g_narrow) {
+    for (const auto& e : g.positional) {
+      text_line_wrapped(e.key + " (" + e.type + ")");
+      ImGui::Indent();
+      text_line_wrapped(e.preview);
+      ImGui::Unindent();
+    }
+    return;
+  }
   if (!ImGui::BeginTable("##gguf", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
   ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthStretch, 1.4f);
   ImGui::TableSetupColumn("type", ImGuiTableColumnFlags_WidthStretch, 0.8f);
@@ -190,6 +236,7 @@ void draw_inspector_view(ViewContext& ctx) {
   const AppState& s = ctx.state;
   const ModelInspection& m = model_inspection(s);
   const pe::InspectedConfig& in = m.inspected;
+  g_narrow = is_narrow_view(ctx, ctx.size.x);
   ImGui::BeginChild("##inspector", ctx.size, false);
   ImGui::PushTextWrapPos(0.0f);
   const pe::RopeConfig& c = in.loaded.config;

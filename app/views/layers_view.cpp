@@ -106,7 +106,7 @@ void legend(const pe::LayerPlan& plan) {
   }
 }
 
-const pe::LayerRow* layer_table(const AppState& s, const pe::LayerPlan& plan, bool interactive) {
+const pe::LayerRow* layer_table(const AppState& s, const pe::LayerPlan& plan, bool interactive, bool narrow) {
   const pe::LayerRow* clicked = nullptr;
   // Every column as wide as its header or widest value (no header is cut to "…", no gap
   // after a short column); the table is only as wide as its columns.
@@ -122,8 +122,13 @@ const pe::LayerRow* layer_table(const AppState& s, const pe::LayerPlan& plan, bo
                  {"θ", "100000000"}, {"scaling", "proportional"},       {"window", "whole context"},
                  {"rotary / q·k dims", "8192 / 8192"}};
   for (const auto& c : columns) table_w += width(c.header, c.widest) + ImGui::GetStyle().ItemInnerSpacing.x;
-  table_w = std::min(table_w + ImGui::GetStyle().ScrollbarSize, ImGui::GetContentRegionAvail().x);
-  if (!ImGui::BeginTable("##layers", 7, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
+  table_w += ImGui::GetStyle().ScrollbarSize;
+  // Wider than the view in the narrow layout (a phone): the columns keep their widths and the
+  // table scrolls sideways.
+  const bool sideways = narrow && table_w > ImGui::GetContentRegionAvail().x;
+  table_w = std::min(table_w, ImGui::GetContentRegionAvail().x);
+  if (!ImGui::BeginTable("##layers", 7, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                            (sideways ? ImGuiTableFlags_ScrollX : 0),
                          {table_w, 0.0f}))
     return nullptr;
   ImGui::TableSetupScrollFreeze(0, 1);
@@ -271,7 +276,7 @@ void draw_layers_view(ViewContext& ctx) {
                            "behaviour is the mix, not the config's top-level rope_theta.";
   const float note_h = teaching_note_height(note);
   ImGui::BeginChild("##layers-table", {ctx.size.x, std::max(ImGui::GetContentRegionAvail().y - note_h, 4.0f * ImGui::GetFontSize())});
-  if (const pe::LayerRow* r = layer_table(s, plan, interactive)) clicked = r;
+  if (const pe::LayerRow* r = layer_table(s, plan, interactive, ctx.narrow)) clicked = r;
   ImGui::EndChild();
   teaching_note(note);
   if (clicked) apply_layer(s, plan, *clicked);

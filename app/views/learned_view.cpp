@@ -141,8 +141,8 @@ void draw_learned_view(ViewContext& ctx) {
                        same ? " Drawn below in its shape with random values: the trained table comes from the weights."
                             : " The panel's max_len / dim differ from it now.");
   }
-  ImGui::Text("Parameters: max_len × d = %lld × %lld = %lld (initialised N(0, 0.02), seed %llu)", table->max_len(), d,
-              table->parameter_count(), static_cast<unsigned long long>(s.seed));
+  text_wrapped("Parameters: max_len × d = %lld × %lld = %lld (initialised N(0, 0.02), seed %llu)", table->max_len(), d,
+               table->parameter_count(), static_cast<unsigned long long>(s.seed));
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", loaded_note.c_str());
   ImGui::PopTextWrapPos();

@@ -132,7 +132,7 @@ std::string try_prompt(AppState& s, const std::string& prompt, long long merge_s
 }
 
 
-void draw_controls(AppState& s, const PromptLayout& p) {
+void draw_controls(const ViewContext& ctx, AppState& s, const PromptLayout& p) {
   static std::string edit, edit_source, error;
   static long long pending_merge = 0;  // a merge size the prompt does not divide, shown until fixed
   if (edit_source != s.prompt) {  // undo, sessions and the item editor change the prompt too
@@ -142,8 +142,20 @@ void draw_controls(AppState& s, const PromptLayout& p) {
   const float em = ImGui::GetFontSize();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float prompt_label = ImGui::CalcTextSize("prompt").x + style.ItemInnerSpacing.x;
-  ImGui::SetNextItemWidth(std::max(em * 8.0f, std::min(em * 20.0f, ImGui::GetContentRegionAvail().x - prompt_label)));
-  ImGui::InputText("prompt", &edit);
+  if (ctx.narrow) {
+    // A phone's line is shorter than a prompt: one item a line (commas shown as line breaks),
+    // so the whole prompt shows; the items go back to commas when it is applied.
+    std::string lines = edit;
+    std::replace(lines.begin(), lines.end(), ',', '\n');
+    const float rows = float(std::count(lines.begin(), lines.end(), '\n') + 1);
+    ImGui::InputTextMultiline("prompt", &lines,
+                              {ImGui::GetContentRegionAvail().x - prompt_label, rows * ImGui::GetTextLineHeight() + 2.0f * style.FramePadding.y});
+    std::replace(lines.begin(), lines.end(), '\n', ',');
+    edit = lines;
+  } else {
+    ImGui::SetNextItemWidth(std::max(em * 8.0f, std::min(em * 20.0f, ImGui::GetContentRegionAvail().x - prompt_label)));
+    ImGui::InputText("prompt", &edit);
+  }
   if (ImGui::IsItemDeactivatedAfterEdit()) {
     error = try_prompt(s, edit, s.merge_size);
     if (error.empty()) edit_source = s.prompt;
@@ -166,8 +178,9 @@ void draw_controls(AppState& s, const PromptLayout& p) {
                       "Qwen2-VL, Qwen2.5-VL and Qwen3-VL). Image and video H and W must be divisible by it.");
 
   int version = s.rope_index == "transformers-5" ? 1 : 0;
-  same_line_if_fits(em * 9.0f + ImGui::CalcTextSize("rope_index").x);
-  ImGui::SetNextItemWidth(em * 9.0f);
+  const float index_w = fitted_width(ctx, em * 9.0f, "transformers 4");
+  same_line_if_fits(index_w + ImGui::CalcTextSize("rope_index").x);
+  ImGui::SetNextItemWidth(index_w);
   if (ImGui::Combo("rope_index", &version, "transformers 4\0transformers 5\0"))
     s.rope_index = version == 1 ? "transformers-5" : "transformers-4";
   if (ImGui::IsItemHovered())
@@ -437,7 +450,7 @@ void draw_mrope_positions_view(ViewContext& ctx) {
   if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
   AppState& s = ctx.state;
   const PromptLayout& p = prompt_layout(s);
-  if (ctx.show_widgets()) draw_controls(s, p);
+  if (ctx.show_widgets()) draw_controls(ctx, s, p);
   if (!p.error.empty() || p.ids.tokens() == 0) {
     error_text("Cannot lay out the prompt: " + p.error);
     return;

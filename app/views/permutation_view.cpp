@@ -141,7 +141,10 @@ void draw_permutation_view(ViewContext& ctx) {
                      measured_sentences == s.tokens + "\n" + s.tokens_b && full_height > avail0.y;
   if (ctx.show_widgets()) {
     // Edited here directly; split_tokens and the word-count check below read them each frame.
-    const float w = std::min(ImGui::GetContentRegionAvail().x * 0.3f, 24 * ImGui::GetFontSize());
+    // A narrow view (a phone) gives the sentences what their labels leave, so they show whole.
+    const float label_w = ImGui::CalcTextSize("sentence B (tokens_b)").x + ImGui::GetStyle().ItemInnerSpacing.x;
+    const float w = is_narrow_view(ctx, avail0.x) ? avail0.x - label_w
+                                             : std::min(ImGui::GetContentRegionAvail().x * 0.3f, 24 * ImGui::GetFontSize());
     ImGui::SetNextItemWidth(w);
     ImGui::InputText("sentence A (tokens)", &s.tokens);
     const float b_w = w + ImGui::CalcTextSize("sentence B (tokens_b)").x + 3 * ImGui::GetStyle().ItemSpacing.x;
@@ -206,7 +209,8 @@ void draw_permutation_view(ViewContext& ctx) {
   // goes under A, which is the pair to compare.
   const float avail = ImGui::GetContentRegionAvail().x;
   const float need = std::max(matrix_width_with_numbers(words_a), matrix_width_with_numbers(words_b));
-  const int across = paged ? 2 : 3 * need + 2 * spacing <= avail || 2 * need + spacing > avail ? 3 : 2;
+  // A narrow view (a phone): one under the other, each the full width.
+  const int across = is_narrow_view(ctx, avail) ? 1 : paged ? 2 : 3 * need + 2 * spacing <= avail || 2 * need + spacing > avail ? 3 : 2;
   const float mat_w = (avail - float(across - 1) * spacing) / float(across);
   ImGui::Spacing();
   if (paged && page > 1) {
@@ -220,7 +224,7 @@ void draw_permutation_view(ViewContext& ctx) {
     vmax = std::max({vmax, r.a->weights.maxCoeff(), r.b->weights.maxCoeff()});
     matrix_table("##perm-a", std::string("A, ") + kMethodLabels[method], words_a,
                  [&](long long i, long long j) { return r.a->weights(i, j); }, vmax, mat_w);
-    ImGui::SameLine(0, spacing);
+    if (across > 1) ImGui::SameLine(0, spacing);
     if (!paged || page == 0)
       matrix_table("##perm-b", std::string("B, ") + kMethodLabels[method], words_b,
                  [&](long long i, long long j) { return r.b->weights(i, j); }, vmax, mat_w);
@@ -256,7 +260,7 @@ void draw_permutation_view(ViewContext& ctx) {
   if (!paged || page == 2) {
   ImGui::Spacing();
   wrapped("Is B's attention just A's with the words reordered? (max over all entries)");
-  if (ImGui::BeginTable("##perm-summary", 4, flags, {table_w, 0})) {
+  if (begin_fitting_table(ctx, "##perm-summary", 4, flags, {table_w, 0})) {
     float label_w = 0;
     for (const char* l : kMethodLabels) label_w = std::max(label_w, ImGui::CalcTextSize(l).x);
     ImGui::TableSetupColumn("method", ImGuiTableColumnFlags_WidthFixed, std::min(label_w, table_w * 0.3f));
@@ -306,7 +310,7 @@ void draw_permutation_view(ViewContext& ctx) {
   if (demo.words.is_reordering && (!paged || page == 3)) {
     ImGui::Spacing();
     ImGui::Text("Each word's output (the weighted sum of values, %lld numbers): max |A − B| for the same word", dim);
-    if (ImGui::BeginTable("##perm-words", 7, flags, {table_w, 0})) {
+    if (begin_fitting_table(ctx, "##perm-words", 7, flags, {table_w, 0})) {
       ImGui::TableSetupColumn("word");
       ImGui::TableSetupColumn("place in A → B");
       for (const char* label : {"none", "sinusoidal", "learned", "RoPE", "ALiBi"}) ImGui::TableSetupColumn(label);

@@ -209,7 +209,10 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   const bool roomy = ImGui::GetContentRegionAvail().y - text_h(note) - line_h >= plots_min;
   teaching_note(roomy ? note : short_note);
   const float plot_h = std::max(ImGui::GetContentRegionAvail().y - line_h - style.ItemSpacing.y, 5.0f * line_h);
-  const ImVec2 half{(width - style.ItemSpacing.x) * 0.5f, plot_h};
+  // Side by side; one above the other in a narrow view (a phone), each the full width.
+  const bool stacked = is_narrow_view(ctx, width);
+  const ImVec2 half = stacked ? ImVec2(width, std::max((plot_h - style.ItemSpacing.y) * 0.5f, 5.0f * line_h))
+                              : ImVec2((width - style.ItemSpacing.x) * 0.5f, plot_h);
 
   // (a) Expected score of a random vector with itself: how similar two positions Δ apart look.
   static ScoreCache cache;
@@ -217,19 +220,29 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   const std::string score_title = "(a) Expected s(Δ)/d, random q = k";
   // One legend for both plots, above them: inside a small plot a legend box hides the curves.
   const ImVec4 low_col = ImGui::ColorConvertU32ToFloat4(kLow), high_col = ImGui::ColorConvertU32ToFloat4(kHigh);
+  // Each entry on the line (the narrow layout: while it fits, else on the next).
+  const float gap = 2.0f * ImGui::GetFontSize();
+  auto next_entry = [&](const std::string& text) {
+    const float right = ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text.c_str()).x;
+    if (!ctx.narrow || right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(0.0f, gap);
+  };
   ImGui::TextColored(low_col, "■ %s", low_label.c_str());
-  ImGui::SameLine(0.0f, 2.0f * ImGui::GetFontSize());
+  next_entry("■ " + high_label);
   ImGui::TextColored(high_col, "■ %s", high_label.c_str());
-  ImGui::SameLine(0.0f, 2.0f * ImGui::GetFontSize());
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kLengthLine), "- - context length L = %lld", L);
+  const std::string length_entry = "- - context length L = " + std::to_string(L);
+  next_entry(length_entry);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kLengthLine), "%s", length_entry.c_str());
   // Men et al. 2024 on the same line: where each base's B(m) = Σcos(mθ_i) first turns negative
   // (the dashed lines in (a)); the smallest base for L is in the formula strip and the CSV.
-  ImGui::SameLine(0.0f, 2.0f * ImGui::GetFontSize());
-  if (bounds)
-    ImGui::TextDisabled("B(m) < 0 first at: %s | %s (Men et al.)", first_negative_text(bounds->first_negative_low, L).c_str(),
-                        first_negative_text(bounds->first_negative_high, L).c_str());
-  else
-    ImGui::TextDisabled("B(m) = Σcos(mθ_i): computing…");
+  const std::string bound_entry =
+      bounds ? "B(m) < 0 first at: " + first_negative_text(bounds->first_negative_low, L) + " | " +
+                   first_negative_text(bounds->first_negative_high, L) + " (Men et al.)"
+             : std::string("B(m) = Σcos(mθ_i): computing…");
+  next_entry(bound_entry);
+  ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[ImGuiCol_TextDisabled]);
+  if (ctx.narrow) text_line_wrapped(bound_entry);
+  else ImGui::TextUnformatted(bound_entry.c_str());
+  ImGui::PopStyleColor();
   if (plot::begin_plot("##theta-score", half, {.title = score_title.c_str(), .legend = false})) {
     const double max_delta = double(std::max<long long>(L - 1, 1));
     plot::setup_axes({.label = "distance Δ", .scale = log_axis ? plot::Scale::Log : plot::Scale::Linear, .min = log_axis ? 1.0 : 0.0,
@@ -266,7 +279,7 @@ void draw_theta_lesson_view(ViewContext& ctx) {
     }
     plot::end_plot();
   }
-  ImGui::SameLine();
+  if (!stacked) ImGui::SameLine();
   // (b) Wavelength per pair against the context length.
   if (plot::begin_plot("##theta-wavelength", half, {.title = "(b) Wavelength 2π·θ^(2i/d) per pair", .legend = false})) {
     const std::vector<double> idx = index_axis(low.pairs), wl = as_vector(low.wavelengths), wh = as_vector(high.wavelengths);

@@ -21,6 +21,10 @@ struct ViewContext {
   double time_seconds = 0;  // frame time, for animations
   bool exporting = false;   // an export: hide widgets, and finish all work this frame
   bool hide_widgets = false;  // a small embedded copy (compare's sides): no widgets, work may stay async
+  // The narrow layout (ui/narrow_layout.hpp: a phone, a tablet, a narrow window): a view may
+  // rearrange its widgets and plots to keep every text whole. False in the wide layout
+  // (the desktop window, projectors) and exports, which keep their layouts exactly.
+  bool narrow = false;
   bool show_widgets() const { return !exporting && !hide_widgets; }
 };
 
@@ -95,6 +99,32 @@ class TeachingNotesHidden {
  private:
   bool saved_;
 };
+// In the narrow layout, an area narrower than this many em (a phone held upright: about 22)
+// stacks what the view would put side by side; a tablet's, and every area of the wide
+// layout (desktop windows, projectors, compare's sides, grid cells), keep their layouts.
+inline constexpr float kNarrowViewEm = 30.0f;
+bool is_narrow_view(const ViewContext& ctx, float width);
+// A line of text wrapped at spaces to the width left (never after a decimal point); where it
+// fits, exactly as ImGui::TextUnformatted draws it.
+void text_line_wrapped(const std::string& text);
+// ImGui::BeginTable, except that a table whose columns (as wide as their text, measured in
+// the last frame) no longer fit the width left — a phone — keeps them that wide and scrolls
+// sideways (a finger drags it) instead of cutting their text. Where they fit, exactly as
+// BeginTable. Only for tables of one-line cells (wrapped cells fit any width).
+// In the wide layout (not ctx.narrow): BeginTable as given. fitting_table_scrolls: whether
+// it will scroll this frame (the scrollbar takes ScrollbarSize more height).
+bool fitting_table_scrolls(const ViewContext& ctx, const char* id, float width = 0.0f);
+bool begin_fitting_table(const ViewContext& ctx, const char* id, int columns, ImGuiTableFlags flags, ImVec2 outer_size = {0, 0});
+// A table whose columns are as wide as their text (no stretch columns, no wrapped cells),
+// scrolling sideways in the width given (0: all that is left), as tall as its rows were in
+// the last frame.
+bool begin_scrolling_table(const char* id, int columns, ImGuiTableFlags flags, float width = 0.0f);
+// In a row of labelled widgets: beside the last one; in the narrow layout on a new line
+// when the next widget and its label (`width`) would pass the edge.
+void row_next(const ViewContext& ctx, float width);
+// `width` for a widget whose frame shows `text` (a combo's preview: `arrow`); in the narrow
+// layout as wide as the text needs, up to the width left.
+float fitted_width(const ViewContext& ctx, float width, const char* text, bool arrow = true);
 // Continues the row when an item `width` wide still fits, else starts a new line (button
 // rows that wrap in narrow or portrait windows at projector scales).
 void same_line_if_fits(float width);

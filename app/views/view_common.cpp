@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <imgui_internal.h>  // the last frame's table (begin_fitting_table)
+
 #include "plot/space_wrap.hpp"
 #include "views/view.hpp"
 
@@ -149,6 +151,46 @@ void plot_sinusoid_curve(const char* label, double freq, bool cosine, long long 
   plot::LineStyle band = style;
   if (band.color != 0) band.color = (band.color & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 110) & IM_COL32_A_MASK);
   plot::plot_shaded(label, xs, lo, hi, band);
+}
+
+bool is_narrow_view(const ViewContext& ctx, float width) { return ctx.narrow && width < kNarrowViewEm * ImGui::GetFontSize(); }
+
+void text_line_wrapped(const std::string& text) {
+  ImGui::TextUnformatted(wrapped_at_spaces(text, std::max(1.0f, ImGui::GetContentRegionAvail().x)).c_str());
+}
+
+bool begin_scrolling_table(const char* id, int columns, ImGuiTableFlags flags, float width) {
+  const ImGuiTable* last = ImGui::TableFindByID(ImGui::GetID(id));
+  flags = (flags & ~(ImGuiTableFlags_SizingMask_ | ImGuiTableFlags_NoHostExtendX)) | ImGuiTableFlags_SizingFixedFit |
+          ImGuiTableFlags_ScrollX;
+  // As tall as its rows were in the last frame, and the scrollbar under them (a first frame:
+  // a line, until the rows are known).
+  float rows_h = ImGui::GetFrameHeightWithSpacing();
+  if (last && last->InnerWindow && last->InnerWindow != last->OuterWindow) rows_h = last->InnerWindow->ContentSize.y;
+  else if (last) rows_h = last->OuterRect.GetHeight();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return ImGui::BeginTable(id, columns, flags, {width, rows_h + style.ScrollbarSize + 2.0f * style.CellPadding.y + 2.0f});
+}
+
+bool fitting_table_scrolls(const ViewContext& ctx, const char* id, float width) {
+  const ImGuiTable* last = ctx.narrow ? ImGui::TableFindByID(ImGui::GetID(id)) : nullptr;
+  return last && last->ColumnsAutoFitWidth > (width > 0.0f ? width : ImGui::GetContentRegionAvail().x) + 1.0f;
+}
+
+bool begin_fitting_table(const ViewContext& ctx, const char* id, int columns, ImGuiTableFlags flags, ImVec2 outer_size) {
+  if (fitting_table_scrolls(ctx, id, outer_size.x)) return begin_scrolling_table(id, columns, flags, outer_size.x);
+  return ImGui::BeginTable(id, columns, flags, outer_size);
+}
+
+void row_next(const ViewContext& ctx, float width) {
+  if (ctx.narrow) same_line_if_fits(width);
+  else ImGui::SameLine();
+}
+
+float fitted_width(const ViewContext& ctx, float width, const char* text, bool arrow) {
+  if (!ctx.narrow) return width;
+  const float need = ImGui::CalcTextSize(text).x + 2.0f * ImGui::GetStyle().FramePadding.x + (arrow ? ImGui::GetFrameHeight() : 0.0f);
+  return std::min(std::max(width, need), ImGui::GetContentRegionAvail().x);
 }
 
 void same_line_if_fits(float width) {

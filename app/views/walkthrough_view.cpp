@@ -70,15 +70,25 @@ bool is_worked_example(const AppState& s) {
          s.walkthrough_position == 1;
 }
 
+
+// A phone (is_narrow_view): the tables keep each formula on one line and scroll sideways,
+// rather than squeeze their formula column until the headers are cut.
+bool g_narrow = false;
+
+bool begin_numbers_table(const char* id, int columns) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  return g_narrow ? begin_scrolling_table(id, columns, flags) : ImGui::BeginTable(id, columns, flags);
+}
+
 void heading(const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_PlotLinesHovered]);
-  ImGui::TextUnformatted(text);
+  if (g_narrow) text_line_wrapped(text);  // a phone: on two lines rather than past the edge
+  else ImGui::TextUnformatted(text);
   ImGui::PopStyleColor();
 }
 
-bool begin_numbers_table(const char* id, int columns) {
-  return ImGui::BeginTable(id, columns, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit);
-}
+// The formula column: stretched to the table's width, or (a phone) as wide as its text.
+ImGuiTableColumnFlags formula_column() { return g_narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch; }
 
 // Text wrapped only at `sep` (ImGui's own wrapping breaks numbers after their decimal
 // point): formulas at " = ", so each line is a whole step of the arithmetic, vectors at ", ".
@@ -110,7 +120,7 @@ void wrapped(const std::string& text, const std::string& sep, const std::string&
 
 void cell(const std::string& text, bool wrap = false) {
   ImGui::TableNextColumn();
-  if (wrap)
+  if (wrap && !g_narrow)
     wrapped(text, " = ", "= ");
   else
     ImGui::TextUnformatted(text.c_str());
@@ -190,7 +200,7 @@ void step_frequencies(const ViewContext& ctx, const pe::WalkthroughResult& r, bo
   if (begin_numbers_table("##freq", 3)) {
     ImGui::TableSetupColumn("pair i");
     ImGui::TableSetupColumn("dims");
-    ImGui::TableSetupColumn("freq_i = 1 / θ^(2i/d)   (radians per position)", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("freq_i = 1 / θ^(2i/d)   (radians per position)", formula_column());
     ImGui::TableHeadersRow();
     for (const auto& w : r.pairs) {
       ImGui::TableNextRow();
@@ -210,7 +220,7 @@ void step_angles(const ViewContext& ctx, const pe::WalkthroughResult& r, bool cu
   const std::string header = "angle_i = p · freq_i   (p = " + std::to_string(r.input.position) + ")";
   if (begin_numbers_table("##angles", 3)) {
     ImGui::TableSetupColumn("pair i");
-    ImGui::TableSetupColumn(header.c_str(), ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn(header.c_str(), formula_column());
     ImGui::TableSetupColumn("on a clock (whole turns dropped)");
     ImGui::TableHeadersRow();
     for (const auto& w : r.pairs) {
@@ -234,7 +244,7 @@ void step_rotation(const ViewContext& ctx, const pe::WalkthroughResult& r, bool 
   const int columns = worked_example ? 4 : 3;
   if (begin_numbers_table("##rotation", columns)) {
     ImGui::TableSetupColumn("dim");
-    ImGui::TableSetupColumn("x' = x·cos(angle) − y·sin(angle)\ny' = x·sin(angle) + y·cos(angle)", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("x' = x·cos(angle) − y·sin(angle)\ny' = x·sin(angle) + y·cos(angle)", formula_column());
     ImGui::TableSetupColumn("exact");
     if (worked_example) ImGui::TableSetupColumn("often printed");
     ImGui::TableHeadersRow();
@@ -281,7 +291,7 @@ void step_two_positions(const ViewContext& ctx, const pe::WalkthroughResult& r, 
     ImGui::TableSetupColumn("pair i");
     ImGui::TableSetupColumn(h1.c_str());
     ImGui::TableSetupColumn(h2.c_str());
-    ImGui::TableSetupColumn(h3.c_str(), ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn(h3.c_str(), formula_column());
     ImGui::TableHeadersRow();
     for (const auto& w : r.pairs) {
       ImGui::TableNextRow();
@@ -455,6 +465,7 @@ void step_bar(AppState& s) {
 
 void draw_walkthrough_view(ViewContext& ctx) {
   if (!ctx.derived.error.empty()) return show_state_error(ctx.derived);
+  g_narrow = is_narrow_view(ctx, ctx.size.x);
   AppState& s = ctx.state;
   s.walkthrough_step = std::clamp<long long>(s.walkthrough_step, 0, kWalkthroughSteps - 1);
   if (ctx.show_widgets()) {

@@ -118,7 +118,9 @@ TEST_F(HeadlessPlatformTest, KeysArePressedByGlfwKeyCodeAsWithAWindow) {
 // 16 px × UI scale × content scale, worked by hand: 16 × 1.5 × 2 = 48 px glyphs, and
 // style sizes 1.5 × 2 = 3 times ImGui's defaults.
 TEST_F(HeadlessPlatformTest, FontsAreRasterisedAtUiScaleTimesContentScale) {
-  auto s = session(800, 500, 2.0f);
+  // 960 logical pixels wide: the wide layout, where the UI scale is the user's (a narrower
+  // window caps it: narrow_layout_test).
+  auto s = session(1920, 1000, 2.0f);
   EXPECT_EQ(s->window().content_scale(), 2.0f);
   s->state().ui_scale = 1.5f;
   s->frame(0.0);

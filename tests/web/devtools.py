@@ -176,12 +176,41 @@ class Page:
                 raise DevToolsError(f"timed out after {timeout} s waiting for {what}; console: {self.console[-10:]}")
             self.pump(0.05)
 
-    def screenshot(self):
-        data = self.call("Page.captureScreenshot", format="png")["data"]
+    def screenshot(self, clip=None):
+        """The page as PNG bytes; with clip = (width, height, scale) the top-left width × height
+        CSS pixels at `scale` image pixels per CSS pixel (small images decode fast)."""
+        params = {"format": "png"}
+        if clip:
+            params["clip"] = {"x": 0, "y": 0, "width": clip[0], "height": clip[1], "scale": clip[2]}
+        data = self.call("Page.captureScreenshot", **params)["data"]
         return base64.b64decode(data)
 
     def set_size(self, width, height, scale=1.0):
         self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=False)
+        self.call("Emulation.setTouchEmulationEnabled", enabled=False)
+
+    def set_device(self, width, height, scale):
+        """A phone or tablet: its CSS size and pixel ratio, the page laid out for a mobile
+        viewport (the viewport meta applies), and a touch screen."""
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=True)
+        self.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+
+    # ---- touch, as a finger on the emulated touch screen (CSS pixels)
+    def touch(self, kind, points=()):
+        self.call("Input.dispatchTouchEvent", type=kind, touchPoints=[{"x": x, "y": y} for x, y in points])
+
+    def tap(self, x, y, hold=0.08):
+        self.touch("touchStart", [(x, y)])
+        self.pump(hold)
+        self.touch("touchEnd")
+
+    def touch_drag(self, x0, y0, x1, y1, steps=10, pause=0.03):
+        self.touch("touchStart", [(x0, y0)])
+        self.pump(pause)
+        for k in range(1, steps + 1):
+            self.touch("touchMove", [(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps)])
+            self.pump(pause)
+        self.touch("touchEnd")
 
     # ---- input, as the browser would get it from a person
     MODIFIER_KEYS = {"Control": (2, "ControlLeft", 17), "Shift": (8, "ShiftLeft", 16), "Alt": (1, "AltLeft", 18)}

@@ -12,7 +12,11 @@ changes the view; a slider drag changes θ; → advances a lesson slide; a dropp
 changes the frequencies; a link opens no file, model or lesson file (not even a dropped one);
 PNG and CSV downloads; the session kept in local storage; a
 browser without WebGL 2 gets a page that says so; `pe-viz export --lesson … --interactive`
-opens from disk (with --pe-viz). --bench reports first-frame time and frame medians.
+opens from disk (with --pe-viz). On an emulated phone (390 × 844 CSS px, pixel ratio 3)
+and tablet (768 × 1024, 2) with a touch screen: every view drawn with no text cut (the
+app's own report, app/ui/cut_text.hpp), the parameter drawer opened by a tap, a slider
+dragged and a plot panned by a finger, the page never scrolled or zoomed, a lesson turned
+by a tap on Next and by swipes. --bench reports first-frame time and frame medians.
 Exit status 0 when every check passed.
 """
 
@@ -369,6 +373,169 @@ def test_interactive_export(s, report, pe_viz):
         page.wait_for(lambda: page.title() != first, timeout=10, what="slide 2's view")
 
 
+# ---------------------------------------------------------------------------- phones and tablets
+
+PHONE = ("phone", 390, 844, 3.0)
+TABLET = ("tablet", 768, 1024, 2.0)
+# The dark theme's slider grab (ImGui's StyleColorsDark: SliderGrab 0.24, 0.52, 0.88).
+SLIDER_GRAB = (61, 133, 224)
+
+
+class OnDevice:
+    """The tab as a phone or tablet with a touch screen while it lives; the desktop after."""
+
+    def __init__(self, s, device):
+        self.s, (self.name, self.width, self.height, self.ratio) = s, device
+
+    def __enter__(self):
+        self.s.page.set_device(self.width, self.height, self.ratio)
+        return self
+
+    def __exit__(self, *exc):
+        self.s.page.set_size(WIDTH, HEIGHT)
+
+    def shot(self, name=None, scale=None):
+        """The screen at `scale` image pixels per CSS pixel (default: one, so that an image
+        pixel is where a finger goes)."""
+        data = self.s.page.screenshot(clip=(self.width, self.height, (scale or 1.0) / self.ratio))
+        if self.s.shots and name:
+            os.makedirs(self.s.shots, exist_ok=True)
+            with open(os.path.join(self.s.shots, f"{self.name}-{name}.png"), "wb") as f:
+                f.write(data)
+        return read_png(data)
+
+    def text_check(self):
+        """The app's report on the frame it draws next: {cuts: [...], drawer: bool}."""
+        return self.s.page.evaluate("Module.peViz.checkText()", timeout=30)
+
+    def page_still(self):
+        """The page itself neither scrolled nor zoomed under the fingers."""
+        state = self.s.page.evaluate("[window.scrollX, window.scrollY, window.visualViewport ? visualViewport.scale : 1]")
+        check(state == [0, 0, 1], f"the page scrolled or zoomed on the {self.name}: scroll, zoom = {state}")
+
+
+def grab_rows(png, colour=SLIDER_GRAB, tolerance=6, y_from=0.0):
+    """(y, x0, x1) of each image row holding the slider grab's colour, from y_from (fraction) down."""
+    width, height, rows = png
+    found = []
+    for y in range(int(y_from * height), height):
+        row = rows[y]
+        xs = [x for x in range(width) if all(abs(row[4 * x + c] - colour[c]) <= tolerance for c in range(3))]
+        if len(xs) >= 3:
+            found.append((y, xs[0], xs[-1]))
+    return found
+
+
+def differs(a, b, box):
+    """Whether two screenshots of one size differ inside box (fractions x0, y0, x1, y1)."""
+    width, height, rows_a = a
+    rows_b = b[2]
+    x0, x1 = int(box[0] * width) * 4, int(box[2] * width) * 4
+    return any(rows_a[y][x0:x1] != rows_b[y][x0:x1] for y in range(int(box[1] * height), int(box[3] * height)))
+
+
+def every_view_on(s, report, device, names):
+    with OnDevice(s, device) as d:
+        s.open("view=" + names[0])
+        shape = s.page.evaluate("[innerWidth, innerHeight, devicePixelRatio, Module.canvas.width, Module.canvas.height]")
+        check(shape == [d.width, d.height, d.ratio, round(d.width * d.ratio), round(d.height * d.ratio)],
+              f"the {d.name} page is not laid out as one (CSS size, ratio, canvas pixels): {shape}")
+        cut, blank = [], []
+        for name in names:
+            s.page.evaluate(f"location.hash = 'view={name}'; 1")
+            s.wait_title(f"pe-viz · {name}")
+            s.settle(0.3)
+            result = d.text_check()
+            cut += [f"{name}: {c['kind']} '{c['text']}' in {c['window']}" for c in result["cuts"]]
+            # A small picture (a sixth of the CSS pixels) is enough to tell a view from a blank one.
+            colours = region_colours(d.shot(scale=1 / 2, name=None), 0.05, 0.15, 0.95, 0.95, step=1)
+            if len(colours) < 12:
+                blank.append(f"{name} ({len(colours)} colours)")
+        d.shot(f"{names[-1]}")
+        check(not cut, f"text cut on the {d.name}: " + "; ".join(cut[:12]))
+        check(not blank, f"views that drew (next to) nothing on the {d.name}: " + ", ".join(blank))
+        report[f"{d.name} views"] = f"{len(names)} views, no text cut"
+
+
+def test_phone_and_tablet_views(s, report):
+    names = view_names(s)
+    for device in (PHONE, TABLET):
+        every_view_on(s, report, device, names)
+
+
+def test_touch(s, report):
+    """On the phone: a tap opens the drawer, a drag on θ's slider changes θ and the picture,
+    a drag on the heatmap pans it, and the page stays put."""
+    with OnDevice(s, PHONE) as d:
+        s.open("view=rope-cos")
+        s.settle(0.5)
+        s.page.tap(60, 14)  # the menu bar's first item: "≡ Parameters"
+        s.page.wait_for(lambda: d.text_check()["drawer"], timeout=10, what="the drawer opened by a tap")
+        s.settle(0.4)
+        result = d.text_check()
+        check(not result["cuts"], f"text cut in the open drawer: {result['cuts'][:6]}")
+        before = d.shot("drawer-open")
+        # θ's slider: the first row of grab colour in the drawer (the lower part of the screen).
+        rows = grab_rows(before, y_from=0.45)
+        check(rows, "no slider grab found in the drawer")
+        y, x0, x1 = rows[0]
+        grab_y = y + 4
+        theta_before = fragment_keys(s.page.fragment()).get("theta", "10000")
+        s.page.touch_drag((x0 + x1) / 2, grab_y, (x0 + x1) / 2 + 60, grab_y, steps=12)
+        written = s.wait_fragment(lambda k: k.get("theta", "10000") != theta_before, what="θ changed by a finger")
+        theta = float(fragment_keys(written)["theta"])
+        check(theta > 10000, f"θ went down, not up, dragged to the right: {theta}")
+        s.settle(0.5)
+        after = d.shot("slider-dragged")
+        check(differs(before, after, (0.05, 0.1, 0.95, 0.4)), "the picture did not change with θ")
+        d.page_still()
+        report["touch slider"] = f"θ 10000 → {theta:g} by a finger; the view redrawn"
+        # Close the drawer (a tap on the same button), then pan the heatmap sideways.
+        s.page.tap(60, 14)
+        s.page.wait_for(lambda: not d.text_check()["drawer"], timeout=10, what="the drawer closed by a tap")
+        s.settle(0.4)
+        still = d.shot()
+        s.page.touch_drag(d.width * 0.55, d.height * 0.45, d.width * 0.3, d.height * 0.45, steps=10)
+        s.settle(0.4)
+        panned = d.shot("heatmap-panned")
+        check(differs(still, panned, (0.1, 0.3, 0.9, 0.6)), "a finger's drag on the heatmap did not pan it")
+        check(fragment_keys(s.page.fragment()).get("theta") == fragment_keys(written).get("theta"),
+              "panning changed a parameter")
+        d.page_still()
+        report["touch pan"] = "the heatmap panned by a finger; the page did not scroll or zoom"
+
+
+def test_touch_lesson(s, report):
+    """A lesson on the phone: Next by a tap, then a swipe to the left (next) and to the right (back)."""
+    for device in (PHONE, TABLET):
+        with OnDevice(s, device) as d:
+            s.open("lesson=positional-encoding-101")
+            s.wait_fragment(lambda k: k.get("slide") == "1", what="slide=1")
+            s.settle(0.5)
+            result = d.text_check()
+            check(not result["cuts"], f"text cut on slide 1 on the {d.name}: {result['cuts'][:6]}")
+            d.shot("lesson-slide-1")
+            # Next: the widest button of the row at the foot of the slide, across the middle;
+            # 2.75 em tall under a padding of 1 em, at the lesson's UI scale (2×, but a phone
+            # keeps 24 em across: 1× there).
+            scale = max(1.0, min(2.0, int(d.width / 384 * 4) / 4))
+            s.page.tap(d.width * 0.5, d.height - 38 * scale)
+            s.wait_fragment(lambda k: k.get("slide") == "2", what=f"slide=2 after a tap on Next ({d.name})")
+            s.settle(1.0)  # the glide
+            # Swipes across the slide's text (the panel under the view).
+            y = d.height * 0.74
+            s.page.touch_drag(d.width * 0.85, y, d.width * 0.15, y, steps=8)
+            s.wait_fragment(lambda k: k.get("slide") == "3", what=f"slide=3 after a swipe to the left ({d.name})")
+            s.settle(1.0)
+            result = d.text_check()
+            check(not result["cuts"], f"text cut on slide 3 on the {d.name}: {result['cuts'][:6]}")
+            d.shot("lesson-slide-3")
+            s.page.touch_drag(d.width * 0.15, y, d.width * 0.85, y, steps=8)
+            s.wait_fragment(lambda k: k.get("slide") == "2", what=f"slide=2 after a swipe to the right ({d.name})")
+            d.page_still()
+        report[f"touch lesson ({d.name})"] = "Next tapped → 2, swiped left → 3, right → 2"
+
+
 def bench(s, report):
     """Frame times while θ sweeps 10^2 … 10^7 (bench=N): the teaching preset, then L = 10^6 in
     the views that work per position; the slowest frame is the longest the page stands still."""
@@ -401,7 +568,8 @@ def main():
               ("keys", test_key_changes_view), ("slider", test_slider_changes_theta), ("lesson", test_lesson_slides),
               ("config-drop", test_dropped_config), ("link-no-files", test_link_opens_no_files),
               ("weights-drop", test_dropped_weights), ("downloads", test_downloads), ("session", test_session_kept),
-              ("no-webgl2", lambda s, r: test_no_webgl2(s, r, site))]
+              ("no-webgl2", lambda s, r: test_no_webgl2(s, r, site)),
+              ("devices", test_phone_and_tablet_views), ("touch", test_touch), ("touch-lesson", test_touch_lesson)]
     if args.pe_viz:
         checks.append(("interactive-export", lambda s, r: test_interactive_export(s, r, os.path.abspath(args.pe_viz))))
     if args.bench:

@@ -86,5 +86,8 @@ void write_saved_session(const std::string& json) {
 
 void log_line(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_str()); }
 void first_frame_shown() {}
+bool touch_screen() { return false; }
+bool text_check_requested() { return false; }
+void report_text_check(const std::string&) {}
 
 }  // namespace app::host

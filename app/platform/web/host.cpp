@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
@@ -64,6 +65,19 @@ EM_JS(double, pe_js_pixel_ratio, (), { return window.devicePixelRatio || 1; });
 EM_JS(int, pe_js_canvas_css_width, (), { return Module.canvas.getBoundingClientRect().width; });
 EM_JS(int, pe_js_canvas_css_height, (), { return Module.canvas.getBoundingClientRect().height; });
 EM_JS(int, pe_js_take_input, (), { var v = Module.peViz.input; Module.peViz.input = false; return v ? 1 : 0; });
+EM_JS(int, pe_js_take_touch, (float* xy), {
+  var t = Module.peViz.takeTouch();
+  HEAPF32[xy >> 2] = t[1];
+  HEAPF32[(xy >> 2) + 1] = t[2];
+  return t[0];
+});
+EM_JS(int, pe_js_touch_screen, (), { return Module.peViz.touch.seen || Module.peViz.coarse ? 1 : 0; });
+EM_JS(int, pe_js_text_check_requested, (), {
+  var v = Module.peViz.textCheckWanted;
+  Module.peViz.textCheckWanted = false;
+  return v ? 1 : 0;
+});
+EM_JS(void, pe_js_report_text_check, (const char* json), { Module.peViz.textChecked(UTF8ToString(json)); });
 EM_JS(void, pe_js_toggle_fullscreen, (), {
   if (document.fullscreenElement) { document.exitFullscreen(); }
   else if (document.documentElement.requestFullscreen) { document.documentElement.requestFullscreen().catch(function() {}); }
@@ -103,6 +117,18 @@ void fit_canvas(GLFWwindow* window) {
 }
 
 bool take_input() { return pe_js_take_input() != 0; }
+
+void apply_touch(ImGuiIO& io) {
+  float xy[2] = {0, 0};
+  const int mode = pe_js_take_touch(xy);
+  if (mode == 0) return;  // the mouse's, as GLFW read it
+  io.MousePos = mode == 3 ? ImVec2(-FLT_MAX, -FLT_MAX) : ImVec2(xy[0], xy[1]);
+  io.MouseDown[0] = mode == 2;
+  // ImGui's defaults (6 pixels) are a mouse's; a finger wobbles by a few logical pixels.
+  const float ratio = device_pixel_ratio();
+  io.MouseDoubleClickMaxDist = 12.0f * ratio;
+  io.MouseDragThreshold = 8.0f * ratio;
+}
 void toggle_fullscreen() { pe_js_toggle_fullscreen(); }
 bool fullscreen() { return pe_js_fullscreen() != 0; }
 
@@ -210,6 +236,9 @@ void write_saved_session(const std::string& json) {
 
 void log_line(const std::string& text) { pe_js_log(text.c_str()); }
 void first_frame_shown() { pe_js_first_frame(); }
+bool touch_screen() { return pe_js_touch_screen() != 0; }
+bool text_check_requested() { return pe_js_text_check_requested() != 0; }
+void report_text_check(const std::string& json) { pe_js_report_text_check(json.c_str()); }
 
 }  // namespace host
 }  // namespace app

@@ -15,6 +15,13 @@ void fit_canvas(GLFWwindow* window);
 // Whether the reader did anything (keys, mouse, touch, wheel, a resize, a drop, a paste)
 // since the last call.
 bool take_input();
+// The finger as ImGui's mouse (call after the GLFW backend's NewFrame, which read the
+// mouse): the page takes touches before emscripten's GLFW, which would press the left button
+// where the mouse last was and never follow the finger (3.1.6). One press or release per
+// frame; once the finger is lifted the pointer is nowhere, so nothing stays hovered. Tap
+// distances grow with the pixel ratio (a finger is not a mouse). Nothing while the pointer is
+// a mouse.
+void apply_touch(ImGuiIO& io);
 // The Fullscreen API on the whole page (the browser needs a recent key press or click).
 void toggle_fullscreen();
 bool fullscreen();
