@@ -15,6 +15,7 @@
 #include "pe/relative/t5_bias.hpp"
 #include "pe/relative/t5_buckets.hpp"
 #include "state/relative_params.hpp"
+#include "state/weights_usage.hpp"
 #include "views/relative_common.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"
@@ -58,7 +59,27 @@ struct T5Data {
   BucketLookup lookup{{}};
 };
 
-std::shared_ptr<const T5Data> compute(const AppState& s) {
+// The loaded model's trained table (state.weights: the decoder's stack when `causal`, else the
+// encoder's; UMT5's layer weights_layer) when its shape is the parameters' — the model's own
+// config sets them when it loads — else the illustrative table, which says it is one.
+std::shared_ptr<const pe::T5BiasTable> shown_table(const AppState& s, bool wait) {
+  if (!s.weights.empty())
+    if (const pe::T5StackTables* st = loaded_t5_stack(s, s.causal, wait)) {
+      const pe::T5BiasTable& t = st->bias.table_for_layer(std::clamp<long long>(s.weights_layer, 0, st->bias.layers - 1));
+      if (st->params.num_buckets == s.num_buckets && st->params.max_distance == s.max_distance && t.bias.cols() == s.heads &&
+          t.bias.rows() == s.num_buckets)
+        return std::make_shared<const pe::T5BiasTable>(t);
+    }
+  return t5_bias_table(s);
+}
+
+// Which table shown_table gives now (a cache key: a reading that finishes changes it).
+std::string table_key(const AppState& s) {
+  const WeightsUsage* w = s.weights.empty() ? nullptr : loaded_weights(s);
+  return w ? std::to_string(w->serial) + "|" + std::to_string(s.weights_layer) : "-";
+}
+
+std::shared_ptr<const T5Data> compute(const AppState& s, bool wait) {
   static unsigned long long next_version = 0;
   auto d = std::make_shared<T5Data>();
   d->params = t5_params(s);
@@ -82,7 +103,7 @@ std::shared_ptr<const T5Data> compute(const AppState& s) {
       for (long long c = 0; c < d->cells; ++c)
         d->map[std::size_t(r * d->cells + c)] = float(d->lookup(d->positions[std::size_t(c)] - d->positions[std::size_t(r)]));
   }
-  d->table = *t5_bias_table(s);
+  d->table = *shown_table(s, wait);
   const long long buckets = d->params.num_buckets;
   d->table_values.resize(std::size_t(buckets * d->heads));
   for (long long h = 0; h < d->heads; ++h)
@@ -101,13 +122,13 @@ std::string span_text(const pe::T5BucketSpan& sp) {
   return "key − query in [" + lo + ", " + hi + "]: " + n;
 }
 
-const T5Data& data_for(const AppState& s) {
+const T5Data& data_for(const AppState& s, bool wait = false) {
   static std::shared_ptr<const T5Data> cached;
   static std::string key;
   const std::string k = std::to_string(s.num_buckets) + "|" + std::to_string(s.max_distance) + "|" + std::to_string(s.causal) +
-                        "|" + std::to_string(s.length) + "|" + std::to_string(s.heads);
+                        "|" + std::to_string(s.length) + "|" + std::to_string(s.heads) + "|" + table_key(s);
   if (!cached || k != key) {
-    cached = compute(s);
+    cached = compute(s, wait);
     key = k;
   }
   return *cached;
@@ -231,7 +252,7 @@ void draw_t5_bias_view(ViewContext& ctx) {
   AppState& s = ctx.state;
   if (ctx.show_widgets()) draw_widgets(s);
   if (show_relative_error(s)) return;
-  const T5Data& d = data_for(s);
+  const T5Data& d = data_for(s, ctx.exporting);
   // One note (a second line of amber text did not fit at 2× on a 1080p projector): the
   // illustrative flag is in the table's title, its hover and here.
   // The last bucket starts where the log scale reaches N − 1, before max_distance (t5-base: 91).
@@ -261,7 +282,7 @@ std::string t5_csv(const AppState& s, const Derived&) {
   if (const std::string e = relative_error(s); !e.empty()) throw std::runtime_error(e);
   const pe::T5BucketParams p = t5_params(s);
   const std::vector<pe::T5BucketSpan> spans = pe::t5_bucket_spans(p);
-  const std::shared_ptr<const pe::T5BiasTable> table_ptr = t5_bias_table(s);
+  const std::shared_ptr<const pe::T5BiasTable> table_ptr = shown_table(s, true);
   const pe::T5BiasTable& table = *table_ptr;
   const long long head = selected_head(s);
   std::ostringstream out;
@@ -275,7 +296,7 @@ std::string t5_csv(const AppState& s, const Derived&) {
     for (long long k = 0; k < kMaxCsvRows; ++k) rows.push_back(-(s.length - 1) + (long long)std::llround(double(k) * double(n - 1) / double(kMaxCsvRows - 1)));
   }
   out << "# num_buckets " << p.num_buckets << ", max_distance " << p.max_distance << ", " << (p.causal ? "causal" : "bidirectional")
-      << "; bias of head " << head << " of " << s.heads << (table.illustrative ? " is ILLUSTRATIVE (no weights loaded)" : "") << "\n";
+      << "; bias of head " << head << " of " << s.heads << (table.illustrative ? " is ILLUSTRATIVE (no weights loaded)" : " is the trained relative_attention_bias of " + s.weights) << "\n";
   out << "relative_position,bucket,bucket_first,bucket_last,bias\n";
   for (long long r : rows) {
     const long long b = pe::t5_relative_bucket(r, p);

@@ -204,4 +204,41 @@ TEST_F(LearnedTrainedViewTest, ADroppedCheckpointOpensInItsFamilysView) {
   EXPECT_FALSE(status.error) << status.text;
 }
 
+// A dropped T5 checkpoint opens in t5-bias with the config's buckets and heads, and the view
+// draws (and its CSV writes) the trained encoder table, not the illustrative one; causal
+// switches to the decoder's table.
+TEST_F(LearnedTrainedViewTest, ADroppedT5CheckpointDrawsItsTrainedBiasTable) {
+  app::AppState s = known_state("rope-cos");
+  app::StatusLine status;
+  const std::string source = t5(true);
+  app::load_dropped_files(s, {source}, status, 1.0);
+  EXPECT_FALSE(status.error) << status.text;
+  EXPECT_EQ(s.view, "t5-bias");
+  EXPECT_EQ(s.num_buckets, 8);
+  EXPECT_EQ(s.heads, 2);
+  ASSERT_TRUE(app::weights_status(source, true).result->ok());
+  s.length = 8;
+  s.head = 2;
+  app::Derived d;
+  app::update_derived(s, d);
+  const std::string csv = app::view_csv("t5-bias", s, d);
+  EXPECT_EQ(csv.find("ILLUSTRATIVE"), std::string::npos) << csv.substr(0, 200);
+  EXPECT_NE(csv.find("trained relative_attention_bias"), std::string::npos);
+  // Bidirectional, 8 buckets: max_exact 2; key 1 after the query is bucket 4 + 1, 1 before is 1.
+  bool after = false, before = false;
+  for (const auto& row : parse_csv(csv)) {
+    if (row.size() < 5 || row[0] == "relative_position") continue;
+    const long long bucket = std::stoll(row[1]);
+    EXPECT_DOUBLE_EQ(std::stod(row[4]), -0.25 * double(bucket) * 2.0) << row[0];  // the written table, head 2
+    if (row[0] == "1") after = bucket == 5;
+    if (row[0] == "-1") before = bucket == 1;
+  }
+  EXPECT_TRUE(after);
+  EXPECT_TRUE(before);
+  s.causal = true;  // the decoder's stack (the same numbers here), still trained
+  EXPECT_EQ(app::view_csv("t5-bias", s, d).find("ILLUSTRATIVE"), std::string::npos);
+  s.num_buckets = 16;  // parameters that are not the model's: the illustrative table, said so
+  EXPECT_NE(app::view_csv("t5-bias", s, d).find("ILLUSTRATIVE"), std::string::npos);
+}
+
 }  // namespace

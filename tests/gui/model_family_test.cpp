@@ -207,4 +207,42 @@ TEST(ModelFamily, ARotaryModelAfterwardsIsRopeAgain) {
   EXPECT_EQ(s.rope.head_dim, 128);
 }
 
+// The relative views draw the model's own parameters: a config's T5 buckets, DeBERTa's
+// buckets, span and terms, BERT's relative-key type and table size become the views'.
+TEST(ModelFamily, ARelativeModelsParametersBecomeTheViewsParameters) {
+  pe_test::TempDir dir;
+  const auto write = [&](const std::string& name, const std::string& json) {
+    const std::string path = (dir.path() / name).string();
+    std::ofstream(path) << json;
+    app::StateOverrides o;
+    o.config = path;
+    return opened(o);
+  };
+  const app::AppState t5 = write("t5.json", R"({"model_type": "t5", "d_model": 64, "d_kv": 16, "num_heads": 4, "num_layers": 2,
+    "relative_attention_num_buckets": 64, "relative_attention_max_distance": 256})");
+  EXPECT_EQ(t5.view, "t5-bias");
+  EXPECT_EQ(t5.num_buckets, 64);
+  EXPECT_EQ(t5.max_distance, 256);
+  EXPECT_EQ(t5.heads, 4);
+  const app::AppState deberta = write("deberta.json", R"({"model_type": "deberta-v2", "hidden_size": 64, "num_attention_heads": 4,
+    "num_hidden_layers": 2, "max_position_embeddings": 384, "relative_attention": true, "position_buckets": 128,
+    "max_relative_positions": -1, "pos_att_type": "p2c|c2p"})");
+  EXPECT_EQ(deberta.view, "deberta");
+  EXPECT_EQ(deberta.position_buckets, 128);
+  EXPECT_EQ(deberta.max_position_embeddings, 384);
+  EXPECT_EQ(deberta.max_relative_positions, 384);  // −1: max_position_embeddings
+  EXPECT_EQ(deberta.pos_att_type, "p2c|c2p");
+  const app::AppState bert = write("bert.json", R"({"model_type": "bert", "hidden_size": 64, "num_attention_heads": 4,
+    "num_hidden_layers": 2, "max_position_embeddings": 256, "position_embedding_type": "relative_key_query"})");
+  EXPECT_EQ(bert.view, "relative-key");
+  EXPECT_EQ(bert.position_embedding_type, "relative_key_query");
+  EXPECT_EQ(bert.max_position_embeddings, 256);
+  // The published t5-base (32 buckets, 128) and DeBERTa-v3-base (256, −1 → 512) as read.
+  app::StateOverrides o;
+  o.config = data_config("deberta-v3-base");
+  const app::AppState v3 = opened(o);
+  EXPECT_EQ(v3.position_buckets, 256);
+  EXPECT_EQ(v3.max_relative_positions, 512);
+}
+
 }  // namespace
