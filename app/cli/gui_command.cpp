@@ -25,6 +25,7 @@
 #include "platform/frame_pacing.hpp"
 #include "ui/app_session.hpp"
 #include "ui/cut_text.hpp"
+#include "ui/parameter_panel.hpp"
 #include "ui/presenter.hpp"
 #include "export/slide_deck.hpp"
 #include "ui/record_dialog.hpp"
@@ -464,6 +465,8 @@ void apply_page_link(AppState& state, GuiOptions& gui, const std::string& fragme
     }
   }
   gui.bench_frames = page.bench_frames;
+  // A Hub model by name: its config.json comes over the network, a frame at a time.
+  if (page.model) request_model_open(*page.model);
   if (!message.empty()) {
     gui.startup_message = message;
     gui.startup_error = true;

@@ -13,6 +13,7 @@
 #include "pe/encodings/rope.hpp"
 #include "pe/scaling/scaling.hpp"
 #include "state/session_file.hpp"
+#include "state/weights_job.hpp"
 
 namespace app {
 namespace {
@@ -211,6 +212,11 @@ std::vector<FragmentProblem> apply_url_fragment(AppState& state, const std::stri
           if (name == "slide") p.slide = std::size_t(n - 1);
           else p.bench_frames = int(n);
         }
+        continue;
+      }
+      if (name == "model" && page && reads_as_model_name(value) && value.find("..") == std::string::npos &&
+          value.find('\\') == std::string::npos) {
+        page->model = value;  // fetched by name (the Model field), after the rest applies
         continue;
       }
       if (is_source_key(name))

@@ -40,6 +40,10 @@ struct PageRequest {
   std::size_t slide = 0;  // 0-based
   bool notes = false;
   std::optional<int> bench_frames;
+  // model=ORG/NAME[@REVISION]: a model on the Hugging Face Hub, opened by name (its
+  // config.json fetched, as the Model field's Enter does; its weights only when the reader
+  // asks). Never a path: a link opens no local file.
+  std::optional<std::string> model;
 };
 
 // "a=1&b=x%20y" → {{"a","1"},{"b","x y"}} (percent-decoding; '+' is a space). A key
@@ -51,7 +55,7 @@ std::string join_fragment(const std::vector<std::pair<std::string, std::string>>
 // Applies the fragment's keys to `state` in the command line's order (the model first,
 // then single parameters). A key that is unknown, or whose value the command line would
 // refuse, is left out and reported, naming it; every other key applies. `page` gets the
-// lesson / slide / notes / bench keys.
+// lesson / slide / notes / bench keys, and model when it names a Hub model.
 std::vector<FragmentProblem> apply_url_fragment(AppState& state, const std::string& fragment, PageRequest* page = nullptr);
 
 // The fragment that opens `state` from the defaults: the view, the preset, and each option

@@ -24,6 +24,7 @@ struct Capabilities {
   bool file_paths = true;    // files are read and written by path (else: downloads and a file picker)
   bool video_export = true;  // FFmpeg's encoders (File → Record animation…, export to .mp4/.webm/.gif)
   bool model_cache = true;   // the Hugging Face hub cache on this machine (--model ORG/NAME)
+  bool hub_models = true;    // models by name (ORG/NAME) fetched from the Hugging Face Hub
   bool quit = true;          // the app can end itself (a page is closed by its reader)
   bool page_url = false;     // a URL whose fragment (#view=…&theta=…) carries the state
   bool persistent_runtime = false;  // the program keeps running after main() returns (a page)

@@ -7,6 +7,7 @@
 #include <cfloat>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -78,6 +79,11 @@ void preset_combo(AppState& s, bool narrow) {
 // models, listed once when the field is focused), else its config.json from the Hub (fetched
 // a step per frame, with its progress and Cancel). "Read weights" reads the q/k weights in the
 // frequency-usage view. Errors keep the previous config.
+std::optional<std::string>& requested_model() {
+  static std::optional<std::string> model;
+  return model;
+}
+
 void draw_model_loader(AppState& s) {
   static std::string model;
   static std::vector<std::string> cached;
@@ -91,16 +97,27 @@ void draw_model_loader(AppState& s) {
   const bool typing = ImGui::IsItemActive();
   if (typing) list_open = true;
   const pe::HubSettings hub = host::hub_settings();
-  tip(("model: ORG/NAME or ORG/NAME@REVISION. Read from the Hugging Face hub cache (" + pe::hf_hub_cache_dir().path.string() +
-       ") when it is there, else its config.json is fetched from " + hub.endpoint +
-       (hub.offline ? " — not now: HF_HUB_OFFLINE is set" : "") + " and kept in that cache. Same as --model.")
-          .c_str());
+  if (host::capabilities().model_cache)
+    tip(("model: ORG/NAME or ORG/NAME@REVISION. Read from the Hugging Face hub cache (" + pe::hf_hub_cache_dir().path.string() +
+         ") when it is there, else its config.json is fetched from " + hub.endpoint +
+         (hub.offline ? " — not now: HF_HUB_OFFLINE is set" : "") + " and kept in that cache. Same as --model.")
+            .c_str());
+  else
+    tip(("model: ORG/NAME or ORG/NAME@REVISION. Its config.json is fetched from " + hub.endpoint +
+         " and kept in this page's memory until it is closed; \"Read weights\" reads only the headers and q/k rows by range. "
+         "Same as --model and the link #model=ORG/NAME.")
+            .c_str());
   ImGui::SameLine();
   auto open = [&](const std::string& m) {
     list_open = false;
     fetch = std::make_unique<ModelConfigFetch>(m);
   };
   if ((ImGui::Button("Open") || entered) && !model.empty()) open(model);
+  if (requested_model()) {
+    model = *requested_model();
+    requested_model().reset();
+    open(model);
+  }
   ImGui::SameLine();
   if (ImGui::Button("Read weights") && !model.empty()) {
     forget_weights(model);
@@ -225,6 +242,11 @@ void draw_config_loader(AppState& s) {
 
 }  // namespace
 
+void request_model_open(const std::string& model) {
+  requested_model() = model;
+  request_frame_within(0.0);
+}
+
 void draw_parameter_panel(AppState& s, const std::string& state_error, bool narrow) {
   // Controls take what the longest label leaves, so labels are never cut at 2× or 3×.
   const float label_w = ImGui::CalcTextSize("pairs (convention)").x + ImGui::GetStyle().ItemInnerSpacing.x;
@@ -320,7 +342,7 @@ void draw_parameter_panel(AppState& s, const std::string& state_error, bool narr
   draw_relative_parameters(s, state_error);
 
   section("Model");
-  if (host::capabilities().model_cache) draw_model_loader(s);
+  if (host::capabilities().model_cache || host::capabilities().hub_models) draw_model_loader(s);
   draw_config_loader(s);
 
   section("Display");

@@ -6,6 +6,7 @@
 #include "pe/models/gguf.hpp"
 #include "pe/weights/byte_source.hpp"
 #include "pe/weights/position_tensors.hpp"
+#include "platform/host.hpp"
 #include "state/weights_usage.hpp"
 #include "views/view.hpp"
 
@@ -46,7 +47,10 @@ std::string view_for(const pe::PositionEncodingInfo& e) {
 bool open_dropped_weights(AppState& state, const std::string& path, StatusLine& status, double now) {
   const bool gguf = is_gguf_path(path);
   if (!gguf && !is_weights_path(path)) return false;
-  const auto encoding = encoding_of(path, gguf);
+  // A file a page holds in place (too large to copy into it): only the weights job reads it,
+  // by range; its GGUF header is not read as a configuration here.
+  const bool held = host::page_file(path) != nullptr;
+  const auto encoding = held && gguf ? std::nullopt : encoding_of(path, gguf);
   const bool rotary = !encoding || encoding->rotates();
   // Read afresh: the same path dropped again may hold other weights now. The view reads it on
   // a worker thread and shows the progress, or the reason it cannot.
@@ -61,7 +65,8 @@ bool open_dropped_weights(AppState& state, const std::string& path, StatusLine& 
   status.progress = -1.0f;
   // A .gguf of a rotary model is its configuration too (loaded next by the caller); one
   // without RoPE has no RoPE configuration to load.
-  return !gguf || !rotary;
+  if (held) status.text += " — read in place, by range";
+  return !gguf || !rotary || held;
 }
 
 }  // namespace app

@@ -85,8 +85,8 @@ TEST(UrlFragment, PageKeysGoToThePageRequest) {
   EXPECT_EQ(bad.size(), 2u);
 }
 
-// A link is input anyone can send: it sets what is shown, and never opens a file or a model
-// (those come in by the reader's own action). Real files and a real model name, so the
+// A link is input anyone can send: it sets what is shown, and never opens a file (those come
+// in by the reader's own action); a model on the Hub it may name. Real files and a real model name, so the
 // refusal is the link's, not a missing file's.
 TEST(UrlFragment, ALinkOpensNoFilesModelsOrLessonFiles) {
   namespace fs = std::filesystem;
@@ -98,7 +98,8 @@ TEST(UrlFragment, ALinkOpensNoFilesModelsOrLessonFiles) {
   const app::AppState before = app::default_state();
   for (const auto& [key, value] : Pairs{{"config", config},
                                         {"gguf", (root / "tests" / "fuzz" / "corpus" / "fuzz_gguf" / "qwen2_yarn.gguf").string()},
-                                        {"model", "meta-llama/Llama-3.1-8B"},
+                                        {"model", weights},
+                                        {"model", "../" + std::string("org/name")},
                                         {"weights", weights},
                                         {"weights", "org/name"},
                                         {"lesson", lesson}}) {
@@ -126,6 +127,15 @@ TEST(UrlFragment, ALinkOpensNoFilesModelsOrLessonFiles) {
   app::PageRequest page;
   EXPECT_TRUE(app::apply_url_fragment(s, "lesson=rope-scaling-in-practice", &page).empty());
   EXPECT_EQ(page.lesson.value_or(""), "rope-scaling-in-practice");
+  // A model on the Hub by its name is not a file: the page is asked to fetch it by name (the
+  // Model field's Enter), nothing applied to the state yet; without a page request, refused.
+  app::AppState m = app::default_state();
+  app::PageRequest hub;
+  EXPECT_TRUE(app::apply_url_fragment(m, "model=meta-llama%2FLlama-3.1-8B%40main&theta=20000", &hub).empty());
+  EXPECT_EQ(hub.model.value_or(""), "meta-llama/Llama-3.1-8B@main");
+  EXPECT_EQ(m.model_source, before.model_source);
+  EXPECT_EQ(m.rope.theta, 20000.0);
+  EXPECT_EQ(app::apply_url_fragment(m, "model=meta-llama/Llama-3.1-8B").size(), 1u);
   // The desktop app takes no link at all: only a page has an address.
   EXPECT_FALSE(app::host::capabilities().page_url);
   EXPECT_FALSE(app::host::url_fragment().has_value());

@@ -246,7 +246,7 @@ def test_link_opens_no_files(s, report):
     s.open("view=inspector")
     drop_file(s, "config.json", json.dumps(CONFIG))
     s.wait_fragment(lambda k: k.get("theta") == "777777", what="θ of the dropped config")
-    link = ("view=rope-cos&config=/files/config.json&gguf=/files/config.json&weights=/files&model=org/name"
+    link = ("view=rope-cos&config=/files/config.json&gguf=/files/config.json&weights=/files&model=/files/config.json"
             "&lesson=/files/config.json&theta=20000")
     s.page.evaluate("location.hash = " + json.dumps(link) + "; 1")
     written = s.wait_fragment(lambda k: k.get("theta") == "20000" and k.get("view") == "rope-cos",

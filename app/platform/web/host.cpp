@@ -1,7 +1,9 @@
 // The browser page's side of platform/host.hpp and platform/web/page.hpp: JavaScript that
 // the page runs for the app (EM_JS), and emscripten's main loop.
 #include "platform/host.hpp"
+#include "platform/web/http_transport_fetch.hpp"
 #include "platform/web/page.hpp"
+#include "platform/web/page_files.hpp"
 
 #include <emscripten.h>
 #include <emscripten/html5.h>
@@ -56,6 +58,10 @@ EM_JS(char*, pe_js_storage_get, (const char* key), {
 EM_JS(int, pe_js_storage_set, (const char* key, const char* value), {
   try { window.localStorage.setItem(UTF8ToString(key), UTF8ToString(value)); return 1; } catch (e) { return 0; }
 });
+EM_JS(void, pe_js_storage_remove, (const char* key), {
+  try { window.localStorage.removeItem(UTF8ToString(key)); } catch (e) {}
+});
+EM_JS(char*, pe_js_hub_endpoint, (), { return allocateUTF8(Module.peViz.hubEndpoint()); });
 EM_JS(char*, pe_js_published_lesson, (), {
   return Module.peViz.lessonPath ? allocateUTF8(Module.peViz.lessonPath) : 0;
 });
@@ -97,6 +103,14 @@ std::string take_js_string(char* text) {
 }
 
 constexpr const char* kSessionKey = "pe-viz.last-session";
+constexpr const char* kTokenKey = "pe-viz.hf-token";
+
+// The Hugging Face cache of a page: a folder in its in-memory file system (set before anything
+// reads the environment: huggingface_hub's HF_HUB_CACHE is what pe::hf_hub_cache_dir reads).
+const bool g_cache_set = [] {
+  setenv("HF_HUB_CACHE", "/huggingface/hub", 0);
+  return true;
+}();
 constexpr const char* kDesktopSteps =
     "the desktop app (Debian/Ubuntu: clone the repository and run scripts/run.sh, which installs what is "
     "missing, builds and opens it; see the README)";
@@ -150,6 +164,7 @@ const Capabilities& capabilities() {
   static const Capabilities page{.file_paths = false,
                                  .video_export = false,
                                  .model_cache = false,
+                                 .hub_models = true,
                                  .quit = false,
                                  .page_url = true,
                                  .persistent_runtime = true};
@@ -216,6 +231,42 @@ std::vector<PickedFile> take_picked_files() {
   }
   return files;
 }
+
+std::unique_ptr<pe::HttpTransport> make_http_transport() { return std::make_unique<FetchTransport>(); }
+
+namespace {
+std::string& page_token() {
+  static std::string token = take_js_string(pe_js_storage_get(kTokenKey));
+  return token;
+}
+}  // namespace
+
+pe::HubSettings hub_settings() {
+  pe::HubSettings s;
+  // The endpoint the page was given (index.html: peViz.hubEndpoint, or ?hf_endpoint=… for a
+  // Hub on this computer); the public Hub otherwise.
+  s.endpoint = take_js_string(pe_js_hub_endpoint());
+  while (!s.endpoint.empty() && s.endpoint.back() == '/') s.endpoint.pop_back();
+  if (s.endpoint.empty()) s.endpoint = pe::kHubDefaultEndpoint;
+  s.token = page_token();
+  s.token_source = "the token typed into the page";
+  s.offline = false;  // a page has no cache of its own to fall back on
+  // config.json is kept in the page's memory, in huggingface_hub's layout, for the session;
+  // ranges are not kept (they would hold the q/k bytes in the tab's memory).
+  s.hf_cache = pe::hf_hub_cache_dir();
+  s.user_agent = std::string("pe-viz/") + PE_VIZ_VERSION;  // not sent: the browser's own is
+  s.parallel = 4;
+  return s;
+}
+
+void set_hub_token(const std::string& token, bool keep) {
+  page_token() = token;
+  if (keep) pe_js_storage_set(kTokenKey, token.c_str());
+  else pe_js_storage_remove(kTokenKey);
+}
+
+std::shared_ptr<pe::RangedFile> page_file(const std::string& name) { return held_page_file(name); }
+std::unique_ptr<pe::RangeLoader> make_page_file_loader() { return make_held_file_loader(); }
 
 std::optional<std::string> published_lesson() {
   char* path = pe_js_published_lesson();
