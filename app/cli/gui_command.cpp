@@ -33,6 +33,7 @@
 #include "render/gl_errors.hpp"
 #include "export/png_writer.hpp"
 #include "state/session_file.hpp"
+#include "state/weights_usage.hpp"
 
 namespace app {
 namespace {
@@ -251,6 +252,12 @@ class GuiLoop {
       } else {  // "model" (the picker's), "drop": as dropped onto the window
         g_dropped.push_back(f.path);
       }
+    }
+    if (const std::optional<std::string> wanted = host::take_weights_request()) {
+      forget_weights(*wanted);
+      state.weights = *wanted;
+      state.weights_layer = 0;
+      state.view = "frequency-usage";
     }
     load_dropped_files(state, g_dropped, status_, now, &presenter_);
     // A dropped lesson is a file here: no link can carry it.

@@ -112,5 +112,8 @@ bool touch_screen();
 // text cut in the last frame, and the report (JSON) for it to read. Desktop: never / nothing.
 bool text_check_requested();
 void report_text_check(const std::string& json);
+// The browser tests' "read these weights" (peViz.readWeights(name): a Hub model's name or a
+// file the page holds), as the frequency-usage view's Open would. Desktop: never.
+std::optional<std::string> take_weights_request();
 
 }  // namespace app::host

@@ -96,6 +96,8 @@ void WeightsJob::start() {
       page_opening_ = pe::RangedWeightsOpening::safetensors(read_text(config), config.string(), file);
     }
     stage_ = Stage::Page;
+    std::lock_guard lock(mutex_);
+    progress_.remote = true;
     return;
   }
   if (ends_with(source_, ".safetensors.index.json") && !host::capabilities().file_paths) {
@@ -109,6 +111,8 @@ void WeightsJob::start() {
                                                         return host::page_file((folder / shard).string());
                                                       });
     stage_ = Stage::Page;
+    std::lock_guard lock(mutex_);
+    progress_.remote = true;
     return;
   }
   std::error_code ec;

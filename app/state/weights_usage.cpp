@@ -20,6 +20,7 @@
 #include "pe/weights/byte_source.hpp"
 #include "pe/weights/weights_error.hpp"
 #include "platform/frame_pacing.hpp"
+#include "platform/host.hpp"
 #include "state/app_state.hpp"
 #include "state/weights_job.hpp"
 
@@ -220,11 +221,18 @@ WeightsStatus weights_status(const std::string& source, bool wait) {
   if (wait) {
     if (r.job->thread.valid()) r.job->thread.wait();
     else
-      while (!r.job->job->advance(100)) {
-      }
+      // A page cannot wait for bytes from the network or a held file: they arrive between its
+      // frames. There the view shows the reading under way instead.
+      while (!r.job->job->advance(100))
+        if (!host::capabilities().file_paths && r.job->job->progress().remote) break;
   }
   if (finished(*r.job)) {
-    keep(r, r.job->job->take());
+    WeightsUsage done = r.job->job->take();
+    if (host::capabilities().persistent_runtime)  // a page: its console says when (the browser tests wait for it)
+      host::log_line("pe-viz: weights of " + done.source + ": " +
+                     (done.ok() ? "read, " + std::to_string(done.bytes_moved) + " bytes moved in " + std::to_string(done.seconds) + " s"
+                                : done.cancelled ? std::string("cancelled") : "not read: " + done.error));
+    keep(r, std::move(done));
     r.job.reset();
     status.result = &r.done.at(source);
     return status;

@@ -282,8 +282,10 @@ void how_to_load(ViewContext& ctx, const char* lead) {
                                        "--weights PATH -o usage.png).",
                                        "In a session file: \"weights\": \"PATH\" (File → Open session…)."}
             : std::vector<const char*>{"Drop a model's config.json and its .safetensors files together (shards with their index), or a .gguf, onto the page.",
-                                       "Or pick them with File → Open model files… (the files stay in this browser tab).",
-                                       "A model in your Hugging Face cache needs the desktop app: pe-viz --weights ORG/NAME."};
+                                       "Or pick them with File → Open model files… (weights files over 64 MiB are read in place, by range: "
+                                       "never copied into this browser tab).",
+                                       "A model on the Hugging Face Hub: type ORG/NAME below (or in the Model field) and press Open: "
+                                       "only its config.json, headers and q/k rows are fetched."};
   for (const char* way : ways) {
     ImGui::Bullet();
     text_wrapped_unformatted(way);
@@ -295,13 +297,13 @@ void how_to_load(ViewContext& ctx, const char* lead) {
                       "model's 1.25 GiB of q/k "
                       "reads in about a second from the page cache, on a worker thread; `pe-viz weights` prints the same numbers.");
   ImGui::PopTextWrapPos();
-  if (!ctx.show_widgets() || !paths) return;
+  if (!ctx.show_widgets() || (!paths && !host::capabilities().hub_models)) return;
   static std::string typed;
   ImGui::Spacing();
   // The narrow layout: the field the whole line (its hint whole), Open under it.
   ImGui::SetNextItemWidth(ctx.narrow ? ImGui::GetContentRegionAvail().x : std::min(ctx.size.x * 0.6f, ImGui::GetFontSize() * 36.0f));
-  const bool enter = ImGui::InputTextWithHint("##weights-path", "model folder, .safetensors, .gguf or ORG/NAME", &typed,
-                                              ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool enter = ImGui::InputTextWithHint("##weights-path", paths ? "model folder, .safetensors, .gguf or ORG/NAME" : "ORG/NAME (on the Hub)",
+                                              &typed, ImGuiInputTextFlags_EnterReturnsTrue);
   if (!ctx.narrow) ImGui::SameLine();
   if ((ImGui::Button("Open") || enter) && !typed.empty()) {
     forget_weights(typed);
@@ -685,6 +687,8 @@ std::string frequency_usage_csv(const AppState& s, const Derived& d) {
     return out.str();
   }
   const WeightsStatus st = weights_status(s.weights, true);
+  // A page cannot wait for bytes still on their way (they arrive between its frames).
+  if (!st.result) throw std::runtime_error("the weights of " + s.weights + " are still being read: try again once they are");
   const WeightsUsage& w = *st.result;
   if (!w.ok()) throw std::runtime_error(w.cancelled ? "reading " + w.source + " was cancelled" : w.error);
   if (!w.rotary) {

@@ -61,6 +61,7 @@ pe::HubSettings hub_settings() {
 void set_hub_token(const std::string&, bool) {}
 std::shared_ptr<pe::RangedFile> page_file(const std::string&) { return nullptr; }
 std::unique_ptr<pe::RangeLoader> make_page_file_loader() { return nullptr; }
+std::optional<std::string> take_weights_request() { return std::nullopt; }
 
 std::optional<std::string> published_lesson() { return std::nullopt; }
 

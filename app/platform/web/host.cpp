@@ -83,6 +83,11 @@ EM_JS(int, pe_js_text_check_requested, (), {
   Module.peViz.textCheckWanted = false;
   return v ? 1 : 0;
 });
+EM_JS(char*, pe_js_take_weights_request, (), {
+  var v = Module.peViz.weightsWanted;
+  Module.peViz.weightsWanted = null;
+  return v ? allocateUTF8(v) : 0;
+});
 EM_JS(void, pe_js_report_text_check, (const char* json), { Module.peViz.textChecked(UTF8ToString(json)); });
 EM_JS(void, pe_js_toggle_fullscreen, (), {
   if (document.fullscreenElement) { document.exitFullscreen(); }
@@ -290,6 +295,11 @@ void first_frame_shown() { pe_js_first_frame(); }
 bool touch_screen() { return pe_js_touch_screen() != 0; }
 bool text_check_requested() { return pe_js_text_check_requested() != 0; }
 void report_text_check(const std::string& json) { pe_js_report_text_check(json.c_str()); }
+std::optional<std::string> take_weights_request() {
+  char* name = pe_js_take_weights_request();
+  if (!name) return std::nullopt;
+  return take_js_string(name);
+}
 
 }  // namespace host
 }  // namespace app
