@@ -79,6 +79,31 @@ void preset_combo(AppState& s, bool narrow) {
 // models, listed once when the field is focused), else its config.json from the Hub (fetched
 // a step per frame, with its progress and Cancel). "Read weights" reads the q/k weights in the
 // frequency-usage view. Errors keep the previous config.
+// A page's token for gated and private models (the desktop reads HF_TOKEN and the token file):
+// typed here, kept in the page's memory until it closes unless "keep" is ticked.
+void draw_page_token(const pe::HubSettings& hub) {
+  static std::string typed;
+  static bool keep = false;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  if (ImGui::InputTextWithHint("##hub-token", hub.token.empty() ? "Hub token (gated)" : "token set", &typed,
+                               ImGuiInputTextFlags_Password | ImGuiInputTextFlags_EnterReturnsTrue) &&
+      !typed.empty()) {
+    host::set_hub_token(typed, keep);
+    typed.clear();
+  }
+  tip("A Hugging Face access token (hf_…) for gated and private models; Enter sets it. It goes to the Hub only, as "
+      "Authorization: Bearer (the browser asks the Hub's permission first: a CORS preflight). It stays in this page's memory "
+      "until the page is closed, unless \"keep\" is ticked; never in a link.");
+  ImGui::SameLine();
+  if (ImGui::Checkbox("keep##hub-token", &keep) && !hub.token.empty()) host::set_hub_token(hub.token, keep);
+  tip("keep: store the token in this browser's local storage, so it is there when the page opens again.");
+  if (!hub.token.empty()) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Forget##hub-token")) host::set_hub_token("", false);
+    tip("Forget the token (and remove it from this browser's storage).");
+  }
+}
+
 std::optional<std::string>& requested_model() {
   static std::optional<std::string> model;
   return model;
@@ -127,10 +152,14 @@ void draw_model_loader(AppState& s) {
   }
   tip("Read the model's q/k weights (frequency-usage view): from the cache when its files are there, else from the Hub by "
       "range — the headers and only the q/k rows, kept in pe-viz's cache so a second read moves nothing. With progress and Cancel.");
+  if (!host::capabilities().model_cache) draw_page_token(hub);
   if (fetch) {
     if (fetch->advance(0)) {
       try {
-        if (!fetch->error().empty()) throw std::runtime_error(fetch->error());
+        if (!fetch->error().empty()) {
+          if (host::capabilities().persistent_runtime) host::log_line("pe-viz: model " + fetch->model() + " not opened: " + fetch->error());
+          throw std::runtime_error(fetch->error());
+        }
         load_cached_model(s, fetch->model());
         open_family_view(s);
         s.config_error.clear();

@@ -7,6 +7,9 @@ loopback; the page is pointed at it with ?hf_endpoint=. Checked:
                 same numbers (the view's CSV) as the page reading the whole file from its memory
                 and as `pe-viz weights --csv` on the desktop (with --pe-viz); no CORS preflight,
                 no request without a Range for the weights, fewer bytes than the file.
+  hub-errors    a gated model without a token (named, and how to give one in the page), with one
+                (a CORS preflight; the token not sent to the download host, not stored); a
+                server that answers a range request with the whole file: stopped and named.
   held-weights  a .safetensors over the page's in-place threshold dropped with its config.json is
                 not copied into the page's file system; it is read through File.slice, the same
                 numbers again, fewer bytes than the file.
@@ -31,6 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 DATA = os.path.join(ROOT, "tests", "data", "stories260K")
 REPO = "test-org/stories260K"
+GATED = "test-org/gated-stories"
 
 
 class CheckFailure(AssertionError):
@@ -52,6 +56,11 @@ class TestHub:
         os.makedirs(repo)
         for name in ("config.json", "model.safetensors"):
             shutil.copy(os.path.join(DATA, name), os.path.join(repo, name))
+        # The same model, gated: only the token "hf_granted" may read it.
+        gated = os.path.join(self.root, *GATED.split("/"))
+        shutil.copytree(repo, gated)
+        with open(os.path.join(gated, ".gated"), "w") as f:
+            f.write("hf_granted\n")
         ready = os.path.join(self.work, "ready")
         self.proc = subprocess.Popen(["/usr/bin/python3", os.path.join(ROOT, "tests", "hub", "test_hub.py"), self.root,
                                       "--ready", ready], stdout=subprocess.DEVNULL)
@@ -224,6 +233,43 @@ def test_hub_model(s, report, pe_viz=None, memory=False):
         rows, worst = same_numbers(held, from_memory, "held file against the page's memory")
         report["held-weights"] = (f"model.safetensors held (not in MEMFS), {held_moved} of {size} bytes sliced; {rows} CSV "
                                   f"rows equal ({worst:.1e})")
+    finally:
+        hub.close()
+
+
+def test_hub_errors(s, report):
+    """A gated model without a token says so and how to give one in the page; with the token
+    typed (kept in memory only) it opens, the token never going to the download host; a server
+    that answers a range request with the whole file is stopped and named."""
+    hub = TestHub()
+    try:
+        page = "index.html?hf_endpoint=" + urllib.parse.quote(hub.endpoint, safe="")
+        s.open("view=rope-cos", path=page)
+        start = len(s.page.console)
+        s.page.evaluate("location.hash = " + json.dumps("view=inspector&model=" + GATED) + "; 1")
+        line = console_line(s, start, "pe-viz: model " + GATED + " not opened:", timeout=30)
+        check("gated" in line and "Hub token field" in line, f"the gated model's message: {line}")
+        # The token, typed into the page (here set as its field sets it), in memory only.
+        s.page.evaluate("Module.peViz.setHubToken('hf_granted', false); 1")
+        hub.control("reset=1")
+        s.page.evaluate("location.hash = " + json.dumps("view=inspector&model=" + GATED + "&theta=777") + "; 1")
+        s.wait_fragment(lambda k: k.get("dim") == "8", timeout=30, what="the gated model opened with its token")
+        line = read_in_page(s, GATED)
+        stats = hub.stats()
+        check(stats["preflights"] > 0, "a token was sent without the browser asking first (no CORS preflight?)")
+        leaked = [r["path"] for r in stats["requests"] if r["port"] == "cdn" and r["authorization"]]
+        check(not leaked, f"the token went to the download host: {leaked}")
+        check(s.page.evaluate("window.localStorage.getItem('pe-viz.hf-token')") is None, "the token was stored unasked")
+        report["hub-gated"] = (f"{GATED}: refused without a token (message names the page's token field); with it: "
+                               f"opened, weights read ({bytes_moved(line)} bytes), {stats['preflights']} preflights, the token "
+                               f"never sent to the download host, not in local storage")
+        # A server that ignores Range: the page stops it at its headers and says so.
+        hub.control("ignore_range=1")
+        start = len(s.page.console)
+        s.page.evaluate("Module.peViz.readWeights(" + json.dumps(GATED) + "); 1")
+        line = console_line(s, start, "pe-viz: weights of " + GATED + ":", timeout=60)
+        check("not read" in line and "whole file" in line, f"a 200 to a range request: {line}")
+        report["hub-range-ignored"] = line.split(": not read: ", 1)[-1][:160]
     finally:
         hub.close()
 

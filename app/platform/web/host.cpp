@@ -58,10 +58,9 @@ EM_JS(char*, pe_js_storage_get, (const char* key), {
 EM_JS(int, pe_js_storage_set, (const char* key, const char* value), {
   try { window.localStorage.setItem(UTF8ToString(key), UTF8ToString(value)); return 1; } catch (e) { return 0; }
 });
-EM_JS(void, pe_js_storage_remove, (const char* key), {
-  try { window.localStorage.removeItem(UTF8ToString(key)); } catch (e) {}
-});
 EM_JS(char*, pe_js_hub_endpoint, (), { return allocateUTF8(Module.peViz.hubEndpoint()); });
+EM_JS(char*, pe_js_hub_token, (), { return allocateUTF8(Module.peViz.hubToken()); });
+EM_JS(void, pe_js_set_hub_token, (const char* token, int keep), { Module.peViz.setHubToken(UTF8ToString(token), keep != 0); });
 EM_JS(char*, pe_js_published_lesson, (), {
   return Module.peViz.lessonPath ? allocateUTF8(Module.peViz.lessonPath) : 0;
 });
@@ -108,7 +107,6 @@ std::string take_js_string(char* text) {
 }
 
 constexpr const char* kSessionKey = "pe-viz.last-session";
-constexpr const char* kTokenKey = "pe-viz.hf-token";
 
 // The Hugging Face cache of a page: a folder in its in-memory file system (set before anything
 // reads the environment: huggingface_hub's HF_HUB_CACHE is what pe::hf_hub_cache_dir reads).
@@ -239,13 +237,6 @@ std::vector<PickedFile> take_picked_files() {
 
 std::unique_ptr<pe::HttpTransport> make_http_transport() { return std::make_unique<FetchTransport>(); }
 
-namespace {
-std::string& page_token() {
-  static std::string token = take_js_string(pe_js_storage_get(kTokenKey));
-  return token;
-}
-}  // namespace
-
 pe::HubSettings hub_settings() {
   pe::HubSettings s;
   // The endpoint the page was given (index.html: peViz.hubEndpoint, or ?hf_endpoint=… for a
@@ -253,8 +244,9 @@ pe::HubSettings hub_settings() {
   s.endpoint = take_js_string(pe_js_hub_endpoint());
   while (!s.endpoint.empty() && s.endpoint.back() == '/') s.endpoint.pop_back();
   if (s.endpoint.empty()) s.endpoint = pe::kHubDefaultEndpoint;
-  s.token = page_token();
-  s.token_source = "the token typed into the page";
+  s.token = take_js_string(pe_js_hub_token());
+  s.token_source = "the page's token field";
+  s.token_advice = "type it into the Hub token field under Model (left panel) and press Enter";
   s.offline = false;  // a page has no cache of its own to fall back on
   // config.json is kept in the page's memory, in huggingface_hub's layout, for the session;
   // ranges are not kept (they would hold the q/k bytes in the tab's memory).
@@ -264,11 +256,7 @@ pe::HubSettings hub_settings() {
   return s;
 }
 
-void set_hub_token(const std::string& token, bool keep) {
-  page_token() = token;
-  if (keep) pe_js_storage_set(kTokenKey, token.c_str());
-  else pe_js_storage_remove(kTokenKey);
-}
+void set_hub_token(const std::string& token, bool keep) { pe_js_set_hub_token(token.c_str(), keep ? 1 : 0); }
 
 std::shared_ptr<pe::RangedFile> page_file(const std::string& name) { return held_page_file(name); }
 std::unique_ptr<pe::RangeLoader> make_page_file_loader() { return make_held_file_loader(); }

@@ -146,7 +146,7 @@ HubError hub_error_of(const HttpResponse& answer, const HubFileRef& w) {
       return HubError(HubErrorKind::GatedRepo,
                       w.repo_id + " is a gated model: its files are given only to signed-in users who accepted its terms" + hub +
                           ". To read it: accept the terms on " + model_page(w) + ", make a read token at " + w.endpoint +
-                          "/settings/tokens and give it as HF_TOKEN (or log in with `hf auth login`), then run this again" +
+                          "/settings/tokens and " + w.token_advice + ", then run this again" +
                           (w.token_source.empty() ? "" : " (the token from " + w.token_source + " was not accepted)"),
                       status);
     return HubError(HubErrorKind::GatedRepo,
@@ -158,7 +158,7 @@ HubError hub_error_of(const HttpResponse& answer, const HubFileRef& w) {
     return HubError(HubErrorKind::RepoNotFound,
                     w.repo_id + ": no such model on " + w.endpoint + ", " + with_token(w) + hub +
                         ". Check the name (ORG/NAME; case matters). A private model looks the same to a reader without access: "
-                        "give a token of an account that can read it as HF_TOKEN",
+                        "make a token of an account that can read it and " + w.token_advice,
                     status);
   if (code == "RevisionNotFound")
     return HubError(HubErrorKind::RevisionNotFound,

@@ -59,7 +59,7 @@ HubClient::Id HubClient::fetch(const std::string& repo_id, const std::string& re
                                                           "Unset HF_HUB_OFFLINE to download it, or download it first with `hf download " +
                                               repo_id + " " + path + "`");
   auto f = std::make_unique<Fetch>();
-  f->ref = {settings_.endpoint, repo_id, revision, path, settings_.token.empty() ? "" : settings_.token_source};
+  f->ref = {settings_.endpoint, repo_id, revision, path, settings_.token.empty() ? "" : settings_.token_source, settings_.token_advice};
   f->first_url = f->url = hub_file_url(settings_.endpoint, repo_id, revision, path);
   // A file's ranges after the first: straight to where its last range came from (the Hub's
   // download host, its URL signed already), one round trip instead of two.

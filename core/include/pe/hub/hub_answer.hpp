@@ -76,6 +76,8 @@ struct HubFileRef {
   std::string revision;   // as asked
   std::string path;       // the file in the repository
   std::string token_source;  // "" when no token was sent
+  // How the reader gives a token, in a message's words (HubSettings::token_advice).
+  std::string token_advice = "give it as HF_TOKEN (or log in with `hf auth login`)";
 };
 // The error an answer means (status ≥ 400), its message naming the model, the file and the
 // fix: a gated model's page to accept its terms and where to make a token, a private model's

@@ -16,6 +16,8 @@ struct HubSettings {
   std::string endpoint = kHubDefaultEndpoint;  // no trailing slash
   std::string token;         // sent as "Authorization: Bearer <token>" ("" none)
   std::string token_source;  // for messages: "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", the token file's path, "the page"
+  // How the reader gives a token, in messages: the desktop's environment, a page's token field.
+  std::string token_advice = "give it as HF_TOKEN (or log in with `hf auth login`)";
   bool offline = false;      // HF_HUB_OFFLINE: no HTTP at all, the caches only
   // Whole files (config.json, the index) are kept in the Hugging Face cache's layout, where
   // transformers and huggingface_hub find them too ("" path: not kept).
