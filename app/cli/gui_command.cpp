@@ -25,13 +25,14 @@
 #include "platform/frame_pacing.hpp"
 #include "ui/app_session.hpp"
 #include "ui/cut_text.hpp"
-#include "ui/parameter_panel.hpp"
 #include "ui/presenter.hpp"
 #include "export/slide_deck.hpp"
 #include "ui/record_dialog.hpp"
 #include "export/view_export.hpp"
 #include "render/gl_errors.hpp"
 #include "export/png_writer.hpp"
+#include "state/hub_config.hpp"
+#include "views/model_family.hpp"
 #include "state/session_file.hpp"
 #include "state/weights_usage.hpp"
 
@@ -49,6 +50,12 @@ std::vector<std::string> g_dropped;
 
 void on_drop(GLFWwindow*, int count, const char** paths) {
   for (int i = 0; i < count; ++i) g_dropped.emplace_back(paths[i]);
+}
+
+// A page link's Hub model (#model=ORG/NAME): its config.json, fetched a step per frame.
+std::unique_ptr<ModelConfigFetch>& link_model_fetch() {
+  static std::unique_ptr<ModelConfigFetch> fetch;
+  return fetch;
 }
 
 // Dynamic NTK teaching aid: L sweeps L_orig/2 ... 16·L_orig and back (log scale), 12 s a cycle.
@@ -251,6 +258,25 @@ class GuiLoop {
         open_lesson_named(f.path, now);
       } else {  // "model" (the picker's), "drop": as dropped onto the window
         g_dropped.push_back(f.path);
+      }
+    }
+    if (auto& fetch = link_model_fetch()) {
+      if (fetch->advance(0)) {
+        try {
+          if (!fetch->error().empty()) throw std::runtime_error(fetch->error());
+          load_cached_model(state, fetch->model());
+          open_family_view(state);
+          state.config_error.clear();
+          status_ = {"Opened " + fetch->model() + " from " + host::hub_settings().endpoint + " (its weights: Read weights under Model)",
+                     false, now};
+        } catch (const std::exception& e) {
+          status_ = {"Model " + fetch->model() + " not opened: " + e.what(), true, now};
+          host::log_line("pe-viz: model " + fetch->model() + " not opened: " + e.what());
+        }
+        fetch.reset();
+      } else {
+        status_ = {fetch->status(), false, now};
+        request_frame_within(0.1);
       }
     }
     if (const std::optional<std::string> wanted = host::take_weights_request()) {
@@ -473,7 +499,7 @@ void apply_page_link(AppState& state, GuiOptions& gui, const std::string& fragme
   }
   gui.bench_frames = page.bench_frames;
   // A Hub model by name: its config.json comes over the network, a frame at a time.
-  if (page.model) request_model_open(*page.model);
+  if (page.model) link_model_fetch() = std::make_unique<ModelConfigFetch>(*page.model);
   if (!message.empty()) {
     gui.startup_message = message;
     gui.startup_error = true;

@@ -7,7 +7,6 @@
 #include <cfloat>
 #include <cmath>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -104,11 +103,6 @@ void draw_page_token(const pe::HubSettings& hub) {
   }
 }
 
-std::optional<std::string>& requested_model() {
-  static std::optional<std::string> model;
-  return model;
-}
-
 void draw_model_loader(AppState& s) {
   static std::string model;
   static std::vector<std::string> cached;
@@ -117,7 +111,8 @@ void draw_model_loader(AppState& s) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float buttons = ImGui::CalcTextSize("Open").x + ImGui::CalcTextSize("Read weights").x + 4 * style.FramePadding.x + 2 * style.ItemSpacing.x;
   ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6.0f, ImGui::GetContentRegionAvail().x - buttons));
-  const bool entered = ImGui::InputTextWithHint("##model", "ORG/NAME (HF cache or Hub)", &model, ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool entered = ImGui::InputTextWithHint("##model", host::capabilities().model_cache ? "ORG/NAME (HF cache or Hub)" : "ORG/NAME (on the Hub)",
+                                                &model, ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::IsItemActivated()) cached = pe::list_cached_models();
   const bool typing = ImGui::IsItemActive();
   if (typing) list_open = true;
@@ -138,11 +133,6 @@ void draw_model_loader(AppState& s) {
     fetch = std::make_unique<ModelConfigFetch>(m);
   };
   if ((ImGui::Button("Open") || entered) && !model.empty()) open(model);
-  if (requested_model()) {
-    model = *requested_model();
-    requested_model().reset();
-    open(model);
-  }
   ImGui::SameLine();
   if (ImGui::Button("Read weights") && !model.empty()) {
     forget_weights(model);
@@ -270,11 +260,6 @@ void draw_config_loader(AppState& s) {
 }
 
 }  // namespace
-
-void request_model_open(const std::string& model) {
-  requested_model() = model;
-  request_frame_within(0.0);
-}
 
 void draw_parameter_panel(AppState& s, const std::string& state_error, bool narrow) {
   // Controls take what the longest label leaves, so labels are never cut at 2× or 3×.

@@ -6,7 +6,4 @@ namespace app {
 // display. Every control has a tooltip that names its parameter and explains it. `narrow`:
 // the narrow layout's drawer (a preset's title shortened to what its combo shows whole).
 void draw_parameter_panel(AppState& state, const std::string& state_error, bool narrow = false);
-// Opens a model by name in the Model field, as typing it and pressing Enter does (a page's
-// link #model=ORG/NAME): its config.json is fetched while the panel is drawn.
-void request_model_open(const std::string& model);
 }  // namespace app
