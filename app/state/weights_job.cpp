@@ -34,6 +34,19 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+// A page's index whose shards the page holds in place (read by range); else its shards are
+// files in the page's file system, memory-mapped like any others.
+bool shards_held(const std::string& index) {
+  try {
+    const auto c = pe::SafetensorsCheckpoint::sharded(read_text(index), index, [](const std::string&) { return nullptr; });
+    const fs::path folder = fs::path(index).parent_path();
+    for (const std::string& shard : c.files())
+      if (host::page_file((folder / shard).string())) return true;
+  } catch (const std::exception&) {
+  }
+  return false;
+}
+
 }  // namespace
 
 bool reads_as_model_name(const std::string& s) {
@@ -100,7 +113,7 @@ void WeightsJob::start() {
     progress_.remote = true;
     return;
   }
-  if (ends_with(source_, ".safetensors.index.json") && !host::capabilities().file_paths) {
+  if (ends_with(source_, ".safetensors.index.json") && !host::capabilities().file_paths && shards_held(source_)) {
     // A page's index (small: in its file system) and its shards held in place.
     const std::string index = read_text(source_);
     const fs::path folder = fs::path(source_).parent_path();

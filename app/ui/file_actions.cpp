@@ -282,7 +282,14 @@ bool open_lesson(Presenter& presenter, AppState& state, const std::string& file_
 
 void load_dropped_files(AppState& state, const std::vector<std::string>& paths, StatusLine& status, double now,
                         Presenter* presenter) {
+  // A sharded checkpoint's files dropped together (a page has no folders): its index is what
+  // is read; the shards are its parts, not models of their own.
+  const bool with_index = std::any_of(paths.begin(), paths.end(), [](const std::string& p) {
+    const std::string index = ".safetensors.index.json";
+    return p.size() > index.size() && p.compare(p.size() - index.size(), index.size(), index) == 0;
+  });
   for (const std::string& path : paths) {
+    if (with_index && pe::lower_extension(path) == ".safetensors") continue;
     if (presenter && is_markdown_path(path)) {
       open_lesson(*presenter, state, path, status, now);
       continue;

@@ -10,6 +10,8 @@ loopback; the page is pointed at it with ?hf_endpoint=. Checked:
   hub-errors    a gated model without a token (named, and how to give one in the page), with one
                 (a CORS preflight; the token not sent to the download host, not stored); a
                 server that answers a range request with the whole file: stopped and named.
+  sharded-drop  a sharded checkpoint's files dropped together are read through their index, with
+                the shards held in place or copied into the page: the single file's numbers.
   held-weights  a .safetensors over the page's in-place threshold dropped with its config.json is
                 not copied into the page's file system; it is read through File.slice, the same
                 numbers again, fewer bytes than the file.
@@ -272,6 +274,63 @@ def test_hub_errors(s, report):
         report["hub-range-ignored"] = line.split(": not read: ", 1)[-1][:160]
     finally:
         hub.close()
+
+
+def sharded(weights, parts=2):
+    """stories260K's model.safetensors as a sharded checkpoint: {file name: bytes}, the index."""
+    n = int.from_bytes(weights[:8], "little")
+    header = json.loads(weights[8:8 + n])
+    data = weights[8 + n:]
+    names = sorted(k for k in header if k != "__metadata__")
+    files, weight_map = {}, {}
+    for k in range(parts):
+        fname = f"model-{k + 1:05d}-of-{parts:05d}.safetensors"
+        mine = names[k::parts]
+        h, body, at = {"__metadata__": {"format": "pt"}}, b"", 0
+        for name in mine:
+            a, b = header[name]["data_offsets"]
+            h[name] = {"dtype": header[name]["dtype"], "shape": header[name]["shape"], "data_offsets": [at, at + b - a]}
+            body += data[a:b]
+            at += b - a
+            weight_map[name] = fname
+        text = json.dumps(h).encode()
+        text += b" " * ((8 - len(text) % 8) % 8)
+        files[fname] = len(text).to_bytes(8, "little") + text + body
+    index = json.dumps({"metadata": {"total_size": len(data)}, "weight_map": weight_map}).encode()
+    return files, index
+
+
+def test_sharded_drop(s, report):
+    """A sharded checkpoint's files dropped together (config.json, the index, the shards): the
+    index is read, not a shard on its own; with the shards held in place and with them copied
+    into the page, the numbers of the single file."""
+    with open(os.path.join(DATA, "config.json"), "rb") as f:
+        config = f.read()
+    with open(os.path.join(DATA, "model.safetensors"), "rb") as f:
+        weights = f.read()
+    shards, index = sharded(weights)
+    b64 = lambda data: base64.b64encode(data).decode()  # noqa: E731
+    s.open("view=rope-cos")
+    s.page.evaluate(drop_files_js([("config.json", b64(config)), ("model.safetensors", b64(weights))]))
+    s.page.wait_for(lambda: s.page.evaluate("Module.FS.analyzePath('/files/model.safetensors').exists"), timeout=20,
+                    what="the single file dropped")
+    read_in_page(s, "model.safetensors")
+    whole = copied_csv(s)
+    results = []
+    for threshold, how in (("1e12", "copied into the page"), ("0", "held in place")):
+        s.page.evaluate(f"Module.peViz.inPlaceBytes = {threshold}; 1")
+        start = len(s.page.console)
+        # The shards last: the index, dropped with them, is still what is read.
+        s.page.evaluate(drop_files_js([("model.safetensors.index.json", b64(index)), ("config.json", b64(config))] +
+                                      [(name, b64(data)) for name, data in shards.items()]))
+        line = console_line(s, start, "pe-viz: weights of ", timeout=60)
+        check("model.safetensors.index.json: read" in line, f"shards dropped {how}: {line}")
+        held = s.page.evaluate("Object.keys(Module.peViz.held).filter(function (k) { return k.indexOf('-of-') > 0; }).length")
+        check(held == (len(shards) if threshold == "0" else 0), f"{held} shards held when {how}")
+        s.settle(0.5)
+        rows, worst = same_numbers(copied_csv(s), whole, f"sharded, {how}, against the single file")
+        results.append(f"{how}: {bytes_moved(line)} bytes moved, {rows} rows equal")
+    report["sharded-drop"] = f"{len(shards)} shards + index + config.json dropped together: " + "; ".join(results)
 
 
 def renderer_pids(browser_pid):

@@ -576,6 +576,7 @@ def main():
               ("weights-drop", test_dropped_weights), ("downloads", test_downloads), ("session", test_session_kept),
               ("no-webgl2", lambda s, r: test_no_webgl2(s, r, site)),
               ("devices", test_phone_and_tablet_views), ("touch", test_touch), ("touch-lesson", test_touch_lesson)]
+    checks.append(("sharded-drop", hub_checks.test_sharded_drop))
     checks.append(("hub-errors", hub_checks.test_hub_errors))
     checks.append(("hub-model", lambda s, r: hub_checks.test_hub_model(s, r, os.path.abspath(args.pe_viz) if args.pe_viz else None)))
     if args.memory:
