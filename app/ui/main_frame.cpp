@@ -13,6 +13,7 @@
 #include "platform/frame_pacing.hpp"
 #include "platform/host.hpp"
 #include "plot/plot.hpp"
+#include "plot/space_wrap.hpp"
 #include "ui/about_dialog.hpp"
 #include "ui/formula_strip.hpp"
 #include "ui/gui_stack_guard.hpp"
