@@ -15,7 +15,7 @@
 #include "test_support.hpp"
 #include "export/builtin_lessons.hpp"
 #include "pe/lessons/lesson_file.hpp"
-#include "render/png_writer.hpp"
+#include "export/png_writer.hpp"
 #include "ui/app_session.hpp"
 #include "ui/cut_text.hpp"
 #include "ui/main_frame.hpp"
