@@ -66,7 +66,7 @@ class NarrowLayoutTest : public ::testing::Test {
     const char* dir = std::getenv("PE_TEST_IMAGE_DIR");
     if (!dir) return;
     std::string file = name + "-" + std::to_string(device_.css_width) + ".png";
-    render::write_png_atomic(fs::path(dir) / file, session_->window().framebuffer_width(), session_->window().framebuffer_height(),
+    app::write_png_atomic(fs::path(dir) / file, session_->window().framebuffer_width(), session_->window().framebuffer_height(),
                              session_->read_window_pixels());
   }
   Image image() const {
