@@ -61,7 +61,8 @@ class NarrowLayoutTest : public ::testing::Test {
     }
   }
   std::string where(const std::string& what) const { return what + " on a " + device_.name; }
-  // PE_TEST_IMAGE_DIR: the frame as a PNG there, to look at.
+  // PE_TEST_IMAGE_DIR: the frame as a PNG there, to look at (a cut view; every view with
+  // PE_TEST_KEEP_ALL=1).
   void keep(const std::string& name) const {
     const char* dir = std::getenv("PE_TEST_IMAGE_DIR");
     if (!dir) return;
@@ -130,7 +131,7 @@ TEST_F(NarrowLayoutTest, EveryViewOnAPhoneAndATabletHasNoCutText) {
       frames(4);
       const auto cut = app::find_cut_text(*ImGui::GetDrawData());
       EXPECT_TRUE(cut.empty()) << where(v.name) << ": text cut" << app::describe(cut);
-      if (!cut.empty()) keep(v.name);
+      if (!cut.empty() || std::getenv("PE_TEST_KEEP_ALL")) keep(v.name);  // PE_TEST_KEEP_ALL: every view, to look at
       const Image im = image();
       // Under the menu bar and the rows of view buttons: the view's own pixels.
       // Some views are a table on a page: not a picture's colours, but far from one colour.
