@@ -85,7 +85,9 @@ void draw_model_loader(AppState& s) {
   static std::unique_ptr<ModelConfigFetch> fetch;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float buttons = ImGui::CalcTextSize("Open").x + ImGui::CalcTextSize("Read weights").x + 4 * style.FramePadding.x + 2 * style.ItemSpacing.x;
-  ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6.0f, ImGui::GetContentRegionAvail().x - buttons));
+  // The buttons beside the field where both fit (a 2× panel: the field whole, the buttons below).
+  const bool beside = ImGui::GetContentRegionAvail().x - buttons >= ImGui::GetFontSize() * 6.0f;
+  ImGui::SetNextItemWidth(beside ? ImGui::GetContentRegionAvail().x - buttons : ImGui::GetContentRegionAvail().x);
   const bool entered = ImGui::InputTextWithHint("##model", "ORG/NAME (HF cache or Hub)", &model, ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::IsItemActivated()) cached = pe::list_cached_models();
   const bool typing = ImGui::IsItemActive();
@@ -95,7 +97,7 @@ void draw_model_loader(AppState& s) {
        ") when it is there, else its config.json is fetched from " + hub.endpoint +
        (hub.offline ? " — not now: HF_HUB_OFFLINE is set" : "") + " and kept in that cache. Same as --model.")
           .c_str());
-  ImGui::SameLine();
+  if (beside) ImGui::SameLine();
   auto open = [&](const std::string& m) {
     list_open = false;
     fetch = std::make_unique<ModelConfigFetch>(m);
