@@ -202,6 +202,38 @@ TEST_F(HubCli, SingleFileWhenTheIndexIsNotFound) {
   EXPECT_TRUE(fs::is_regular_file(dir.path() / "hf" / "hub" / "models--org--one" / ".no_exist" / commit / "model.safetensors.index.json"));
 }
 
+// A model that does not rotate (T5): its trained bias tables come over the Hub by range, the
+// same numbers as the files on disk, and a second run moves nothing.
+TEST_F(HubCli, AT5sBiasTablesComeByRangeWithTheNumbersOfTheFilesOnDisk) {
+  Model m;
+  m.config = R"({"model_type": "t5", "d_model": 8, "d_kv": 4, "num_heads": 2, "num_layers": 2, "relative_attention_num_buckets": 8})";
+  SafetensorsWriter w;
+  std::vector<double> v;
+  for (int b = 0; b < 8; ++b)
+    for (int h = 0; h < 2; ++h) v.push_back(-0.125 * b * (h + 1));
+  w.values("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", "F32", {8, 2}, v);
+  w.values("decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", "F32", {8, 2}, v);
+  w.metadata("padding", std::string(110'000, 'p'));  // a header longer than the first read
+  m.files["model.safetensors"] = w.bytes();
+  write_model(m, root / "org" / "t5");
+  write_model(m, local);
+  TestHub hub(root, dir.path());
+  // The tensors' "file" names where each was read (the Hub's name, the local path): not compared.
+  const auto without_files = [](json j) {
+    for (json& t : j["tensors"]) t.erase("file");
+    return j;
+  };
+  const ChildResult first = run(hub, {"weights", "--model", "org/t5", "--json"});
+  const json remote = without_files(numbers_of(first));
+  const json disk = without_files(numbers_of(run(hub, {"weights", "--model", local.string(), "--json"})));
+  EXPECT_EQ(remote, disk) << json::diff(disk, remote).dump();
+  ASSERT_TRUE(remote.contains("relative_attention_bias")) << first.out.substr(0, 400);
+  EXPECT_DOUBLE_EQ(remote["relative_attention_bias"]["encoder"][5][1].get<double>(), -0.125 * 5 * 2);
+  const ChildResult second = run(hub, {"weights", "--model", "org/t5", "--json"});
+  EXPECT_EQ(without_files(numbers_of(second)), remote);
+  EXPECT_EQ(json::parse(second.out.empty() ? "{}" : second.out).value("bytes_moved", -1), 0) << second.out.substr(0, 300);
+}
+
 TEST_F(HubCli, EachHubErrorHasItsMessageAndLeavesNothingHalfWritten) {
   const Model m = llama(1);
   write_model(m, root / "meta" / "gated");
