@@ -188,7 +188,8 @@ TEST_F(HubCli, OneLayerMovesOnlyThatLayersRangesAndItsShardsHeader) {
   const std::uint64_t index = m.files.at("model.safetensors.index.json").size();
   EXPECT_EQ(hub.stats().at("total_bytes").get<std::uint64_t>(), m.config.size() + index + 8 + header + m.qk_bytes / 4)
       << hub.stats().dump(1);
-  for (const auto& req : hub.stats().at("requests"))
+  const json stats = hub.stats();  // a loop over a temporary's member would read freed memory
+  for (const auto& req : stats.at("requests"))
     EXPECT_FALSE(contains(req.at("path").get<std::string>(), "model-00001-of-00002")) << req.dump();
 }
 
@@ -265,7 +266,8 @@ TEST_F(HubCli, EachHubErrorHasItsMessageAndLeavesNothingHalfWritten) {
   EXPECT_TRUE(contains(gated.err, hub.endpoint() + "/settings/tokens")) << gated.err;
   // With the token granted it reads; the token never went to the file host.
   EXPECT_EQ(run(hub, {"weights", "--model", "meta/gated"}, {"HF_TOKEN=hf_granted"}).exit_code, 0);
-  for (const auto& req : hub.stats().at("requests"))
+  const json stats = hub.stats();
+  for (const auto& req : stats.at("requests"))
     if (req.at("port") == "cdn") EXPECT_FALSE(req.at("authorization").get<bool>()) << req.dump();
   expect_caches_whole();
 }
