@@ -255,7 +255,7 @@ int run_weights_command(int argc, char** argv, std::ostream& out, std::ostream& 
                "relative_attention_bias {\"encoder\": [bucket][head], \"decoder\": [bucket][head]} (a stack the model lacks is "
                "absent; UMT5: layer 0's, every layer's in relative_attention_bias_per_layer [layer][bucket][head]), "
                "relative_attention_num_buckets, relative_attention_max_distance, rel_embeddings [row][dim], tensors, analysis "
-               "{similarity_by_distance, principal_components, spectra}, bytes_read, notes.");
+               "{similarity_by_distance, principal_components, spectra}, bytes_read, bytes_moved, bytes_cached, notes.");
   cli.add_option("--csv", csv_path,
                  "Also write the norms to FILE as one tidy table for pandas (pd.read_csv(FILE)) or R, a row per (layer, kind, "
                  "head, pair): layer, kind (q | k | q_nonrotary | k_nonrotary), head, kv_head (the key head a query head "

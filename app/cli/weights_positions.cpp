@@ -181,6 +181,8 @@ std::string positions_json(const WeightsUsage& w) {
                      {"spectra", {{"frequency", vector_of(a.spectra.frequency)}, {"dominant_frequency", vector_of(a.spectra.dominant_frequency)}}}};
   }
   j["bytes_read"] = p.bytes_read;
+  j["bytes_moved"] = w.bytes_moved;
+  j["bytes_cached"] = w.bytes_from_cache;
   json notes = json::array();
   for (const auto& n : p.notes) notes.push_back({{"severity", pe::to_string(n.severity)}, {"key", n.key}, {"message", n.message}});
   j["notes"] = std::move(notes);

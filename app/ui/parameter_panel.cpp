@@ -110,7 +110,9 @@ void draw_model_loader(AppState& s) {
   static std::unique_ptr<ModelConfigFetch> fetch;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float buttons = ImGui::CalcTextSize("Open").x + ImGui::CalcTextSize("Read weights").x + 4 * style.FramePadding.x + 2 * style.ItemSpacing.x;
-  ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6.0f, ImGui::GetContentRegionAvail().x - buttons));
+  // The buttons beside the field where both fit (a 2× panel: the field whole, the buttons below).
+  const bool beside = ImGui::GetContentRegionAvail().x - buttons >= ImGui::GetFontSize() * 6.0f;
+  ImGui::SetNextItemWidth(beside ? ImGui::GetContentRegionAvail().x - buttons : ImGui::GetContentRegionAvail().x);
   const bool entered = ImGui::InputTextWithHint("##model", host::capabilities().model_cache ? "ORG/NAME (HF cache or Hub)" : "ORG/NAME (on the Hub)",
                                                 &model, ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::IsItemActivated()) cached = pe::list_cached_models();
@@ -127,7 +129,7 @@ void draw_model_loader(AppState& s) {
          " and kept in this page's memory until it is closed; \"Read weights\" reads only the headers and q/k rows by range. "
          "Same as --model and the link #model=ORG/NAME.")
             .c_str());
-  ImGui::SameLine();
+  if (beside) ImGui::SameLine();
   auto open = [&](const std::string& m) {
     list_open = false;
     fetch = std::make_unique<ModelConfigFetch>(m);

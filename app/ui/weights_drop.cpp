@@ -16,16 +16,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The dropped model's positional encoding, from its config.json (beside the weights) or its
-// GGUF header; nullopt when that cannot be read (the reading will say why).
-std::optional<pe::PositionEncodingInfo> encoding_of(const std::string& path, bool gguf) {
+// The dropped model's configuration, from its config.json (beside the weights), or only its
+// positional encoding from a GGUF header; nullopt when that cannot be read (the reading will
+// say why).
+std::optional<pe::LoadedConfig> config_of(const std::string& path, bool gguf) {
   try {
-    if (gguf) return pe::gguf_position_encoding(pe::parse_gguf(pe::map_file(path)->bytes(), path));
+    if (gguf) {
+      pe::LoadedConfig loaded;
+      loaded.encoding = pe::gguf_position_encoding(pe::parse_gguf(pe::map_file(path)->bytes(), path));
+      return loaded;
+    }
     std::error_code ec;
     const fs::path folder = fs::is_directory(path, ec) ? fs::path(path) : fs::path(path).parent_path();
     const fs::path config = (folder.empty() ? fs::path(".") : folder) / "config.json";
     if (!fs::exists(config, ec)) return std::nullopt;
-    return pe::parse_hf_config_diagnosed(pe::read_config_text(config), config.string()).encoding;
+    return pe::parse_hf_config_diagnosed(pe::read_config_text(config), config.string());
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -50,14 +55,17 @@ bool open_dropped_weights(AppState& state, const std::string& path, StatusLine& 
   // A file a page holds in place (too large to copy into it): only the weights job reads it,
   // by range; its GGUF header is not read as a configuration here.
   const bool held = host::page_file(path) != nullptr;
-  const auto encoding = held && gguf ? std::nullopt : encoding_of(path, gguf);
-  const bool rotary = !encoding || encoding->rotates();
+  const auto loaded = held && gguf ? std::nullopt : config_of(path, gguf);
+  const bool rotary = !loaded || loaded->encoding.rotates();
+  // A model that does not rotate: its family, table shape, heads and bucket parameters become
+  // the views' (the trained tensors are drawn only in the shape the parameters give).
+  if (!rotary) adopt_model_encoding(state, *loaded);
   // Read afresh: the same path dropped again may hold other weights now. The view reads it on
   // a worker thread and shows the progress, or the reason it cannot.
   forget_weights(path);
   state.weights = path;
   state.weights_layer = 0;
-  state.view = rotary ? "frequency-usage" : view_for(*encoding);
+  state.view = rotary ? "frequency-usage" : view_for(loaded->encoding);
   status.text = rotary ? "Reading the q/k weights of " + path + " (frequency-usage view)"
                        : "Reading the position tensors of " + path + " (" + state.view + " view)";
   status.error = false;

@@ -17,6 +17,7 @@
 
 #include "pe/relative/cope.hpp"
 #include "views/relative_common.hpp"
+#include "plot/space_wrap.hpp"
 #include "views/view.hpp"
 #include "views/view_csv.hpp"
 
@@ -150,11 +151,22 @@ void draw_cope_view(ViewContext& ctx) {
   AppState& s = ctx.state;
   if (ctx.show_widgets()) {
     const float w = ImGui::GetContentRegionAvail().x;
-    ImGui::SetNextItemWidth(std::max(120.0f, w * 0.45f));
-    ImGui::InputText("##cope_text", &s.cope_text);
+    if (is_narrow_view(ctx, ctx.size.x)) {
+      // A phone: the whole sentence in view, broken at spaces (one for one, so the caret
+      // keeps its place), back to spaces when it is read.
+      const ImGuiStyle& style = ImGui::GetStyle();
+      std::string lines = wrapped_at_spaces(s.cope_text, w - 2.0f * style.FramePadding.x - style.ScrollbarSize);
+      const float rows = float(std::count(lines.begin(), lines.end(), '\n') + 1);
+      ImGui::InputTextMultiline("##cope_text", &lines, {w, rows * ImGui::GetTextLineHeight() + 2.0f * style.FramePadding.y});
+      std::replace(lines.begin(), lines.end(), '\n', ' ');
+      s.cope_text = lines;
+    } else {
+      ImGui::SetNextItemWidth(std::max(120.0f, w * 0.45f));
+      ImGui::InputText("##cope_text", &s.cope_text);
+    }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("cope_text: the sentence counted over (words and punctuation marks are tokens; 1 … %lld tokens).", kMaxViewCopeTokens);
-    ImGui::SameLine();
+    row_next(ctx, 170.0f * plot::pixel_scale() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("gates").x);
     ImGui::SetNextItemWidth(170.0f * plot::pixel_scale());
     if (ImGui::BeginCombo("gates", s.cope_gates.c_str())) {
       for (const char* g : {"every-token", "sentence-ends", "words", "punctuation"})
@@ -174,10 +186,16 @@ void draw_cope_view(ViewContext& ctx) {
   const float note_h = teaching_note_height(note);
   const float h = ImGui::GetContentRegionAvail().y - note_h;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float left_w = (ctx.size.x - spacing) * 0.45f, right_w = ctx.size.x - spacing - left_w;
-  draw_map(s, d, {left_w, h});
-  ImGui::SameLine();
-  draw_query(s, d, {right_w, h});
+  if (is_narrow_view(ctx, ctx.size.x)) {  // a phone: the map above what one query sees
+    const float top = (h - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
+    draw_map(s, d, {ctx.size.x, top});
+    draw_query(s, d, {ctx.size.x, h - top - ImGui::GetStyle().ItemSpacing.y});
+  } else {
+    const float left_w = (ctx.size.x - spacing) * 0.45f, right_w = ctx.size.x - spacing - left_w;
+    draw_map(s, d, {left_w, h});
+    ImGui::SameLine();
+    draw_query(s, d, {right_w, h});
+  }
   teaching_note(note);
 }
 

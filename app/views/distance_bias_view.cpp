@@ -90,7 +90,10 @@ void mark_training(const Comparison& c, double x_max) {
 void draw_normalised(const Comparison& c, bool widened, ImVec2 size) {
   const double x_max = c.distance.empty() ? 1.0 : c.distance.back();
   if (plot::begin_plot("##distance-normalised", size, {.title = "Every family on one axis, ±1 before L_train"})) {
-    plot::setup_axes({.label = widened ? "distance Δ = query − key (to 4·L_train: the length L is within L_train)" : "distance Δ = query − key",
+    // The reason for the axis's extent only where it fits (a phone keeps the short label).
+    const char* const long_label = "distance Δ = query − key (to 4·L_train: the length L is within L_train)";
+    const bool fits = ImGui::CalcTextSize(long_label).x < size.x * 0.9f;
+    plot::setup_axes({.label = widened && fits ? long_label : "distance Δ = query − key",
                       .min = 0.0, .max = x_max},
                      {.label = "normalised"});
     mark_training(c, x_max);

@@ -134,16 +134,16 @@ const T5Data& data_for(const AppState& s, bool wait = false) {
   return *cached;
 }
 
-void draw_widgets(AppState& s) {
+void draw_widgets(const ViewContext& ctx, AppState& s) {
   ImGui::Checkbox("causal (decoder)", &s.causal);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("causal: the decoder's buckets (every later key in bucket 0); off: the encoder's, bidirectional.");
-  ImGui::SameLine();
+  row_next(ctx, 140.0f * plot::pixel_scale() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("heads").x);
   ImGui::SetNextItemWidth(140.0f * plot::pixel_scale());
   long long lo = 1, hi = kMaxHeads;
   ImGui::SliderScalar("heads", ImGuiDataType_S64, &s.heads, &lo, &hi, "%lld", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("heads = %lld: columns of the bias table (t5-base: 12, t5-small: 8).", s.heads);
-  ImGui::SameLine();
+  row_next(ctx, 140.0f * plot::pixel_scale() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("head").x);
   ImGui::SetNextItemWidth(140.0f * plot::pixel_scale());
   s.head = selected_head(s);
   ImGui::SliderScalar("head", ImGuiDataType_S64, &s.head, &lo, &s.heads, "%lld", ImGuiSliderFlags_AlwaysClamp);
@@ -250,7 +250,7 @@ void draw_table(const AppState& s, const T5Data& d, ImVec2 size, float bar_w) {
 
 void draw_t5_bias_view(ViewContext& ctx) {
   AppState& s = ctx.state;
-  if (ctx.show_widgets()) draw_widgets(s);
+  if (ctx.show_widgets()) draw_widgets(ctx, s);
   if (show_relative_error(s)) return;
   const T5Data& d = data_for(s, ctx.exporting);
   // One note (a second line of amber text did not fit at 2× on a 1080p projector): the
@@ -266,12 +266,15 @@ void draw_t5_bias_view(ViewContext& ctx) {
   constexpr bool kTitled[] = {true, true};
   const std::vector<float> h = stacked_plot_heights(ImGui::GetContentRegionAvail().y - note_h, kWeights, kTitled);
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float left_w = (ctx.size.x - spacing) * 0.42f, right_w = ctx.size.x - spacing - left_w;
+  // A phone (is_narrow_view): the plots one above the other, each the full width (the view scrolls).
+  const bool stacked = is_narrow_view(ctx, ctx.size.x);
+  const float left_w = stacked ? ctx.size.x : (ctx.size.x - spacing) * 0.42f;
+  const float right_w = stacked ? ctx.size.x : ctx.size.x - spacing - left_w;
   draw_map(d, {left_w, h[0]}, plot::colorbar_width("bucket", 0.0, double(d.params.num_buckets - 1)));
-  ImGui::SameLine();
+  if (!stacked) ImGui::SameLine();
   draw_bucket_curve(s, d, {right_w, h[0]});
   draw_counts(d, {left_w, h[1]});
-  ImGui::SameLine();
+  if (!stacked) ImGui::SameLine();
   draw_table(s, d, {right_w, h[1]}, plot::colorbar_width("bias", d.bias_min, d.bias_max));
   teaching_note(note.c_str());
 }

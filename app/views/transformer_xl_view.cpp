@@ -150,15 +150,17 @@ void draw_query_terms(const AppState& s, const XlData& d, ImVec2 size) {
   }
 }
 
-void draw_maps(const XlData& d, ImVec2 size) {
+void draw_maps(const XlData& d, ImVec2 size, bool two_by_two) {
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float bar_w = plot::colorbar_width("term", -d.vmax, d.vmax);
-  const float w = (size.x - bar_w - 4 * spacing) / 4.0f;
+  // Four in a row; two by two on a phone (each map twice as wide, the rows as tall as the row was).
+  const int per_row = two_by_two ? 2 : 4;
+  const float w = (size.x - bar_w - float(per_row) * spacing) / float(per_row);
   const double n = double(d.n);
   const pe::TableD* tables[4] = {&d.maps.a, &d.maps.b, &d.maps.c, &d.maps.d};
   const char* short_names[4] = {"(a) q·k", "(b) q·r", "(c) u·k", "(d) v·r"};
   for (int t = 0; t < 4; ++t) {
-    if (t > 0) ImGui::SameLine();
+    if (t % per_row != 0) ImGui::SameLine();
     const std::string id = "##xl-map-" + std::to_string(t);
     if (plot::begin_plot(id.c_str(), {w, size.y}, {.title = short_names[t], .legend = false})) {
       plot::setup_axes({.label = "key j", .min = -0.5, .max = n - 0.5, .format = "%.0f"},
@@ -174,9 +176,11 @@ void draw_maps(const XlData& d, ImVec2 size) {
       }
       plot::end_plot();
     }
+    if (t == per_row - 1) {  // the colour bar ends the first row
+      ImGui::SameLine();
+      plot::colorbar("term", -d.vmax, d.vmax, plot::Colormap::RdBu, {bar_w, size.y});
+    }
   }
-  ImGui::SameLine();
-  plot::colorbar("term", -d.vmax, d.vmax, plot::Colormap::RdBu, {bar_w, size.y});
 }
 
 }  // namespace
@@ -194,11 +198,14 @@ void draw_transformer_xl_view(ViewContext& ctx) {
   constexpr bool kTitled[] = {true, true};
   const std::vector<float> h = stacked_plot_heights(ImGui::GetContentRegionAvail().y - note_h, kWeights, kTitled);
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float left_w = (ctx.size.x - spacing) * 0.5f, right_w = ctx.size.x - spacing - left_w;
+  // A phone (is_narrow_view): the plots one above the other, each the full width (the view scrolls).
+  const bool stacked = is_narrow_view(ctx, ctx.size.x);
+  const float left_w = stacked ? ctx.size.x : (ctx.size.x - spacing) * 0.5f;
+  const float right_w = stacked ? ctx.size.x : ctx.size.x - spacing - left_w;
   draw_r(s, {left_w, h[0]});
-  ImGui::SameLine();
+  if (!stacked) ImGui::SameLine();
   draw_query_terms(s, d, {right_w, h[0]});
-  draw_maps(d, {ctx.size.x, h[1]});
+  draw_maps(d, {ctx.size.x, h[1]}, stacked);
   teaching_note(note);
 }
 

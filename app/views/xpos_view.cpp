@@ -153,7 +153,10 @@ void draw_xpos_view(ViewContext& ctx) {
   constexpr bool kTitled[] = {true, true};
   const std::vector<float> h = stacked_plot_heights(ImGui::GetContentRegionAvail().y - note_h, kWeights, kTitled);
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float left_w = (ctx.size.x - spacing) * 0.35f, right_w = ctx.size.x - spacing - left_w;
+  // A phone (is_narrow_view): the plots one above the other, each the full width (the view scrolls).
+  const bool stacked = is_narrow_view(ctx, ctx.size.x);
+  const float left_w = stacked ? ctx.size.x : (ctx.size.x - spacing) * 0.35f;
+  const float right_w = stacked ? ctx.size.x : ctx.size.x - spacing - left_w;
   const double reach = double(std::max<long long>(s.length - 1, 1));
   // One sample per two pixels of the plot's width: smooth where the curves are smooth.
   const int samples = std::clamp(int(ctx.size.x / 2.0f), 64, 1024);
@@ -163,7 +166,7 @@ void draw_xpos_view(ViewContext& ctx) {
     return;
   }
   draw_zeta(s, {left_w, h[0]});
-  ImGui::SameLine();
+  if (!stacked) ImGui::SameLine();
   draw_decay(s, c, reach, {right_w, h[0]});
   draw_scores(c, reach, {ctx.size.x, h[1]});
   teaching_note(note);

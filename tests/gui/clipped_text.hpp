@@ -5,7 +5,9 @@
 // Used by text_clipping_test (every view) and presenter_test (lesson slides).
 #include <imgui.h>
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ui/cut_text.hpp"
@@ -13,6 +15,29 @@
 namespace pe_test {
 
 using Clipped = app::CutText;
+
+// The font atlas's glyphs by their top-left UV: which letter a drawn quad is (tests that read
+// back the text a frame drew).
+inline std::map<std::pair<float, float>, unsigned> glyph_uvs() {
+  std::map<std::pair<float, float>, unsigned> uvs;
+  for (ImFont* font : ImGui::GetIO().Fonts->Fonts)
+    for (const ImFontGlyph& g : font->Glyphs)
+      if (g.Visible) uvs[{g.U0, g.V0}] = g.Codepoint;
+  return uvs;
+}
+
+inline void append_utf8(std::string& s, unsigned c) {
+  if (c < 0x80) {
+    s += char(c);
+  } else if (c < 0x800) {
+    s += char(0xC0 | (c >> 6));
+    s += char(0x80 | (c & 0x3F));
+  } else {
+    s += char(0xE0 | (c >> 12));
+    s += char(0x80 | ((c >> 6) & 0x3F));
+    s += char(0x80 | (c & 0x3F));
+  }
+}
 
 inline std::vector<Clipped> clipped_text(const ImDrawData& data) {
   std::vector<Clipped> cuts = app::find_cut_text(data);

@@ -15,7 +15,7 @@
 #include "test_support.hpp"
 #include "export/builtin_lessons.hpp"
 #include "pe/lessons/lesson_file.hpp"
-#include "render/png_writer.hpp"
+#include "export/png_writer.hpp"
 #include "ui/app_session.hpp"
 #include "ui/cut_text.hpp"
 #include "ui/main_frame.hpp"
@@ -61,12 +61,13 @@ class NarrowLayoutTest : public ::testing::Test {
     }
   }
   std::string where(const std::string& what) const { return what + " on a " + device_.name; }
-  // PE_TEST_IMAGE_DIR: the frame as a PNG there, to look at.
+  // PE_TEST_IMAGE_DIR: the frame as a PNG there, to look at (a cut view; every view with
+  // PE_TEST_KEEP_ALL=1).
   void keep(const std::string& name) const {
     const char* dir = std::getenv("PE_TEST_IMAGE_DIR");
     if (!dir) return;
     std::string file = name + "-" + std::to_string(device_.css_width) + ".png";
-    render::write_png_atomic(fs::path(dir) / file, session_->window().framebuffer_width(), session_->window().framebuffer_height(),
+    app::write_png_atomic(fs::path(dir) / file, session_->window().framebuffer_width(), session_->window().framebuffer_height(),
                              session_->read_window_pixels());
   }
   Image image() const {
@@ -130,7 +131,7 @@ TEST_F(NarrowLayoutTest, EveryViewOnAPhoneAndATabletHasNoCutText) {
       frames(4);
       const auto cut = app::find_cut_text(*ImGui::GetDrawData());
       EXPECT_TRUE(cut.empty()) << where(v.name) << ": text cut" << app::describe(cut);
-      if (!cut.empty()) keep(v.name);
+      if (!cut.empty() || std::getenv("PE_TEST_KEEP_ALL")) keep(v.name);  // PE_TEST_KEEP_ALL: every view, to look at
       const Image im = image();
       // Under the menu bar and the rows of view buttons: the view's own pixels.
       // Some views are a table on a page: not a picture's colours, but far from one colour.

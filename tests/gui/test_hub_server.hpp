@@ -4,6 +4,7 @@
 // every request, killed when the test ends.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,9 +33,15 @@ class TestHub {
                                      "--ready", ready_.string(), "--stats", stats_.string()};
     argv.insert(argv.end(), flags.begin(), flags.end());
     pid_ = ::fork();
+    const std::string log = (dir / "hub.log").string();
     if (pid_ == 0) {
+      // Dies with the test (a crashed test leaves no server holding ctest's output pipe), and
+      // writes nothing to that pipe: its stderr goes to hub.log beside the stats.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       const int null = ::open("/dev/null", O_WRONLY);
       ::dup2(null, 1);
+      const int err = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (err >= 0) ::dup2(err, 2);
       std::vector<char*> a;
       for (auto& s : argv) a.push_back(s.data());
       a.push_back(nullptr);

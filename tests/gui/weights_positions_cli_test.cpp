@@ -44,7 +44,7 @@ void expect_rows(const json& t, long long rows, long long cols, long long first_
 }
 
 // Keys every reading of a model without rotation has.
-const std::set<std::string> kCommon = {"source", "config", "model_type", "position_encoding", "tensors", "bytes_read", "notes"};
+const std::set<std::string> kCommon = {"source", "config", "model_type", "position_encoding", "tensors", "bytes_read", "bytes_moved", "bytes_cached", "notes"};
 
 std::set<std::string> with(std::set<std::string> a, std::initializer_list<std::string> more) {
   a.insert(more);
