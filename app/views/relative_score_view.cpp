@@ -53,22 +53,22 @@ void draw_relative_score_view(ViewContext& ctx) {
       ImGui::SetTooltip("delta_axis: a log Δ axis shows the decay over decades of distance; over 10⁵ positions a linear\n"
                         "axis shows mostly the noise of the fast pairs.");
     auto labelled = [](float w, const char* label) { return w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x; };
-    row_next(ctx, labelled(140.0f * plot::pixel_scale(), "samples"));
+    same_line_if_fits(labelled(140.0f * plot::pixel_scale(), "samples"));
     ImGui::SetNextItemWidth(140.0f * plot::pixel_scale());
     int samples = int(s.samples);
     if (ImGui::SliderInt("samples", &samples, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
       s.samples = samples;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("samples: how many seeded random vector pairs the mean curves average over.");
-    row_next(ctx, labelled(140.0f * plot::pixel_scale(), "anchor m"));
+    same_line_if_fits(labelled(140.0f * plot::pixel_scale(), "anchor m"));
     ImGui::SetNextItemWidth(140.0f * plot::pixel_scale());
     long long anchor_max = std::max<long long>(s.length - 1, 0), zero = 0;
     ImGui::SliderScalar("anchor m", ImGuiDataType_S64, &s.anchor, &zero, &anchor_max, "%lld", ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("anchor: the query position m. The dots are computed by rotating q to m and k to m+Δ directly;\n"
                         "they stay on the curve for every m — the score depends only on Δ.");
-    row_next(ctx, labelled(160.0f * plot::pixel_scale(), "p-RoPE: pairs kept"));
+    same_line_if_fits(labelled(160.0f * plot::pixel_scale(), "p-RoPE: pairs kept"));
     p_rope_slider(s, 160.0f);
-    row_next(ctx, labelled(ImGui::GetFrameHeight(), "mirrored rotation"));
+    same_line_if_fits(labelled(ImGui::GetFrameHeight(), "mirrored rotation"));
     ImGui::Checkbox("mirrored rotation", &s.mirrored_rotation);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("mirrored_rotation: code that computes y1 = x1·cos + x2·sin (a transposed rotation matrix, seen in\n"

@@ -119,8 +119,9 @@ bool begin_fitting_table(const ViewContext& ctx, const char* id, int columns, Im
 // scrolling sideways in the width given (0: all that is left), as tall as its rows were in
 // the last frame.
 bool begin_scrolling_table(const char* id, int columns, ImGuiTableFlags flags, float width = 0.0f);
-// In a row of labelled widgets: beside the last one, or on a new line when the next widget
-// and its label (`width`) would pass the edge.
+// In a row of labelled widgets: beside the last one; in the narrow layout on a new line
+// when the next widget and its label (`width`) would pass the edge. (same_line_if_fits wraps
+// in every layout, for rows whose view takes its height from what is left below them.)
 void row_next(const ViewContext& ctx, float width);
 // `width` for a widget whose frame shows `text` (a combo's preview: `arrow`); in the narrow
 // layout as wide as the text needs, up to the width left.

@@ -182,10 +182,9 @@ bool begin_fitting_table(const ViewContext& ctx, const char* id, int columns, Im
   return ImGui::BeginTable(id, columns, flags, outer_size);
 }
 
-void row_next(const ViewContext&, float width) {
-  // Any layout: a row that would pass the edge (a projector's 2× in a laptop window too)
-  // goes on below rather than cut its last control.
-  same_line_if_fits(width);
+void row_next(const ViewContext& ctx, float width) {
+  if (ctx.narrow) same_line_if_fits(width);
+  else ImGui::SameLine();
 }
 
 float fitted_width(const ViewContext& ctx, float width, const char* text, bool arrow) {
