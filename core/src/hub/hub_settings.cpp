@@ -14,18 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? std::string(v) : std::string();
-}
-
-fs::path expand_user(const std::string& p) {
-  if (p == "~" || p.rfind("~/", 0) == 0) {
-    const std::string home = env("HOME");
-    return fs::path(home.empty() ? std::string(".") : home) / p.substr(p.size() > 1 ? 2 : 1);
-  }
-  return fs::path(p);
-}
 
 // constants.py ENV_VARS_TRUE_VALUES.
 bool is_true(const std::string& v) {
@@ -43,30 +31,30 @@ std::string clean_token(std::string t) {
 }
 
 fs::path cache_home() {
-  const std::string xdg = env("XDG_CACHE_HOME");
+  const std::string xdg = env_value("XDG_CACHE_HOME");
   return xdg.empty() ? expand_user("~/.cache") : expand_user(xdg);
 }
 
 }  // namespace
 
 fs::path hf_home() {
-  const std::string v = env("HF_HOME");
+  const std::string v = env_value("HF_HOME");
   return v.empty() ? cache_home() / "huggingface" : expand_user(v);
 }
 
 HubSettings hub_settings_from_environment(const std::string& user_agent) {
   HubSettings s;
-  if (const std::string e = env("HF_ENDPOINT"); !e.empty()) s.endpoint = e;
+  if (const std::string e = env_value("HF_ENDPOINT"); !e.empty()) s.endpoint = e;
   while (s.endpoint.size() > 1 && s.endpoint.back() == '/') s.endpoint.pop_back();
   for (const char* name : {"HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"}) {
-    if (const std::string t = clean_token(env(name)); !t.empty()) {
+    if (const std::string t = clean_token(env_value(name)); !t.empty()) {
       s.token = t;
       s.token_source = name;
       break;
     }
   }
   if (s.token.empty()) {
-    const std::string path_env = env("HF_TOKEN_PATH");
+    const std::string path_env = env_value("HF_TOKEN_PATH");
     const fs::path file = path_env.empty() ? hf_home() / "token" : expand_user(path_env);
     std::ifstream in(file);
     std::ostringstream text;
@@ -76,7 +64,7 @@ HubSettings hub_settings_from_environment(const std::string& user_agent) {
       s.token_source = file.string();
     }
   }
-  s.offline = is_true(env("HF_HUB_OFFLINE")) || is_true(env("TRANSFORMERS_OFFLINE"));
+  s.offline = is_true(env_value("HF_HUB_OFFLINE")) || is_true(env_value("TRANSFORMERS_OFFLINE"));
   s.hf_cache = hf_hub_cache_dir();
   s.range_cache = cache_home() / "pe-viz" / "hub";
   s.user_agent = user_agent;

@@ -17,21 +17,21 @@ namespace pe {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string env(const char* name) {
+std::string env_value(const char* name) {
   const char* v = std::getenv(name);
   return v ? std::string(v) : std::string();
 }
 
-// os.path.expanduser for the forms that matter: "~" and "~/...".
 fs::path expand_user(const std::string& p) {
   if (p == "~" || p.rfind("~/", 0) == 0) {
-    const std::string home = env("HOME");
+    const std::string home = env_value("HOME");
     return fs::path(home.empty() ? std::string(".") : home) / p.substr(p.size() > 1 ? 2 : 1);
   }
   return fs::path(p);
 }
+
+namespace {
+
 
 bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -119,10 +119,10 @@ std::string read_ref(const fs::path& file) {
 }  // namespace
 
 HfCacheDir hf_hub_cache_dir() {
-  if (const std::string v = env("HF_HUB_CACHE"); !v.empty()) return {expand_user(v), "HF_HUB_CACHE"};
-  if (const std::string v = env("HUGGINGFACE_HUB_CACHE"); !v.empty()) return {expand_user(v), "HUGGINGFACE_HUB_CACHE"};
-  if (const std::string v = env("HF_HOME"); !v.empty()) return {expand_user(v) / "hub", "HF_HOME/hub"};
-  if (const std::string v = env("XDG_CACHE_HOME"); !v.empty())
+  if (const std::string v = env_value("HF_HUB_CACHE"); !v.empty()) return {expand_user(v), "HF_HUB_CACHE"};
+  if (const std::string v = env_value("HUGGINGFACE_HUB_CACHE"); !v.empty()) return {expand_user(v), "HUGGINGFACE_HUB_CACHE"};
+  if (const std::string v = env_value("HF_HOME"); !v.empty()) return {expand_user(v) / "hub", "HF_HOME/hub"};
+  if (const std::string v = env_value("XDG_CACHE_HOME"); !v.empty())
     return {expand_user(v) / "huggingface" / "hub", "XDG_CACHE_HOME/huggingface/hub"};
   return {expand_user("~/.cache/huggingface/hub"), "~/.cache/huggingface/hub"};
 }

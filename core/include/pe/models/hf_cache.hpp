@@ -26,6 +26,11 @@ struct HfCacheDir {
   std::string origin;  // how it was found: "HF_HUB_CACHE", "HF_HOME/hub", "~/.cache/huggingface/hub", ...
 };
 
+// An environment variable's value ("" when unset), and os.path.expanduser for the forms
+// huggingface_hub's paths use ("~" and "~/..."): shared by the cache lookup and pe/hub.
+std::string env_value(const char* name);
+std::filesystem::path expand_user(const std::string& path);
+
 // The hub cache directory, as huggingface_hub finds it: $HF_HUB_CACHE, else the legacy
 // $HUGGINGFACE_HUB_CACHE, else $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
 // ~/.cache/huggingface/hub ("~" expanded in each). The directory need not exist.
