@@ -197,16 +197,13 @@ void draw_relative_key_view(ViewContext& ctx) {
   constexpr float kWeights[] = {0.5f, 0.5f};
   constexpr bool kTitled[] = {true, true};
   const std::vector<float> h = stacked_plot_heights(ImGui::GetContentRegionAvail().y - note_h, kWeights, kTitled);
-  const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  // A phone (is_narrow_view): the plots one above the other, each the full width (the view scrolls).
-  const bool stacked = is_narrow_view(ctx, ctx.size.x);
-  const float left_w = stacked ? ctx.size.x : (ctx.size.x - spacing) * 0.55f;
-  const float right_w = stacked ? ctx.size.x : ctx.size.x - spacing - left_w;
+  const PlotColumns columns = plot_columns(ctx, 0.55f);  // stacked on a phone
+  const float left_w = columns.left_w, right_w = columns.right_w;
   draw_row_curve(s, d, {left_w, h[0]});
-  if (!stacked) ImGui::SameLine();
+  columns.next();
   draw_row_map(d, {right_w, h[0]});
   draw_terms(s, d, {left_w, h[1]});
-  if (!stacked) ImGui::SameLine();
+  columns.next();
   draw_relative_map(d, {right_w, h[1]});
   teaching_note(note.c_str());
 }

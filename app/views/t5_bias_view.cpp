@@ -265,16 +265,13 @@ void draw_t5_bias_view(ViewContext& ctx) {
   constexpr float kWeights[] = {0.55f, 0.45f};
   constexpr bool kTitled[] = {true, true};
   const std::vector<float> h = stacked_plot_heights(ImGui::GetContentRegionAvail().y - note_h, kWeights, kTitled);
-  const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  // A phone (is_narrow_view): the plots one above the other, each the full width (the view scrolls).
-  const bool stacked = is_narrow_view(ctx, ctx.size.x);
-  const float left_w = stacked ? ctx.size.x : (ctx.size.x - spacing) * 0.42f;
-  const float right_w = stacked ? ctx.size.x : ctx.size.x - spacing - left_w;
+  const PlotColumns columns = plot_columns(ctx, 0.42f);  // stacked on a phone
+  const float left_w = columns.left_w, right_w = columns.right_w;
   draw_map(d, {left_w, h[0]}, plot::colorbar_width("bucket", 0.0, double(d.params.num_buckets - 1)));
-  if (!stacked) ImGui::SameLine();
+  columns.next();
   draw_bucket_curve(s, d, {right_w, h[0]});
   draw_counts(d, {left_w, h[1]});
-  if (!stacked) ImGui::SameLine();
+  columns.next();
   draw_table(s, d, {right_w, h[1]}, plot::colorbar_width("bias", d.bias_min, d.bias_max));
   teaching_note(note.c_str());
 }

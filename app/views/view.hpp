@@ -104,6 +104,14 @@ class TeachingNotesHidden {
 // layout (desktop windows, projectors, compare's sides, grid cells), keep their layouts.
 inline constexpr float kNarrowViewEm = 30.0f;
 bool is_narrow_view(const ViewContext& ctx, float width);
+// Two columns of plots, the left `left_fraction` of the width; in a narrow view (a phone) one
+// above the other, each the full width (the view scrolls). next() goes to the right column.
+struct PlotColumns {
+  bool stacked = false;
+  float left_w = 0.0f, right_w = 0.0f;
+  void next() const;
+};
+PlotColumns plot_columns(const ViewContext& ctx, float left_fraction);
 // A line of text wrapped at spaces to the width left (never after a decimal point); where it
 // fits, exactly as ImGui::TextUnformatted draws it.
 void text_line_wrapped(const std::string& text);

@@ -155,6 +155,19 @@ void plot_sinusoid_curve(const char* label, double freq, bool cosine, long long 
 
 bool is_narrow_view(const ViewContext& ctx, float width) { return ctx.narrow && width < kNarrowViewEm * ImGui::GetFontSize(); }
 
+PlotColumns plot_columns(const ViewContext& ctx, float left_fraction) {
+  PlotColumns c;
+  c.stacked = is_narrow_view(ctx, ctx.size.x);
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  c.left_w = c.stacked ? ctx.size.x : (ctx.size.x - spacing) * left_fraction;
+  c.right_w = c.stacked ? ctx.size.x : ctx.size.x - spacing - c.left_w;
+  return c;
+}
+
+void PlotColumns::next() const {
+  if (!stacked) ImGui::SameLine();
+}
+
 void text_line_wrapped(const std::string& text) {
   ImGui::TextUnformatted(wrapped_at_spaces(text, std::max(1.0f, ImGui::GetContentRegionAvail().x)).c_str());
 }

@@ -152,11 +152,8 @@ void draw_xpos_view(ViewContext& ctx) {
   constexpr float kWeights[] = {0.45f, 0.55f};
   constexpr bool kTitled[] = {true, true};
   const std::vector<float> h = stacked_plot_heights(ImGui::GetContentRegionAvail().y - note_h, kWeights, kTitled);
-  const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  // A phone (is_narrow_view): the plots one above the other, each the full width (the view scrolls).
-  const bool stacked = is_narrow_view(ctx, ctx.size.x);
-  const float left_w = stacked ? ctx.size.x : (ctx.size.x - spacing) * 0.35f;
-  const float right_w = stacked ? ctx.size.x : ctx.size.x - spacing - left_w;
+  const PlotColumns columns = plot_columns(ctx, 0.35f);  // stacked on a phone
+  const float left_w = columns.left_w, right_w = columns.right_w;
   const double reach = double(std::max<long long>(s.length - 1, 1));
   // One sample per two pixels of the plot's width: smooth where the curves are smooth.
   const int samples = std::clamp(int(ctx.size.x / 2.0f), 64, 1024);
@@ -166,7 +163,7 @@ void draw_xpos_view(ViewContext& ctx) {
     return;
   }
   draw_zeta(s, {left_w, h[0]});
-  if (!stacked) ImGui::SameLine();
+  columns.next();
   draw_decay(s, c, reach, {right_w, h[0]});
   draw_scores(c, reach, {ctx.size.x, h[1]});
   teaching_note(note);
