@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config lld
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libgl-dev libegl-dev zlib1g-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavfilter-dev libmd4c-dev
