@@ -73,16 +73,10 @@ std::shared_ptr<const DebertaData> compute_buckets(const AppState& s) {
   d->microsoft = BucketLookup(pe::deberta_bucket_edges(d->params, ms_reach, pe::DebertaReference::Microsoft), ms_reach);
   d->positions = cell_positions(d->n, kMapCells);
   d->cells = static_cast<long long>(d->positions.size());
-  d->map.resize(std::size_t(d->cells * d->cells));
-  if (d->n <= kMapCells) {
-    const pe::BucketTable m = pe::deberta_bucket_matrix(d->n, d->params);
-    for (long long i = 0; i < d->n; ++i)
-      for (long long j = 0; j < d->n; ++j) d->map[std::size_t(i * d->n + j)] = float(m(i, j));
-  } else {
-    for (long long r = 0; r < d->cells; ++r)
-      for (long long c = 0; c < d->cells; ++c)
-        d->map[std::size_t(r * d->cells + c)] = float(d->transformers(d->positions[std::size_t(r)] - d->positions[std::size_t(c)]));
-  }
+  // DeBERTa's relative position is query − key.
+  d->map = bucket_cells(
+      d->n, d->positions, [&] { return pe::deberta_bucket_matrix(d->n, d->params); },
+      [&](long long query, long long key) { return d->transformers(query - key); });
   d->bucket_max = std::max(1.0, double(d->transformers(std::max<long long>(d->n - 1, 1))));
   return d;
 }

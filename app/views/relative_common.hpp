@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "pe/relative/bucket_types.hpp"
 #include "plot/plot.hpp"
 #include "state/app_state.hpp"
 
@@ -21,6 +22,25 @@ std::string relative_error(const AppState& state);
 // The positions an axis of n positions shows in `cells` cells: every one when n <= cells,
 // else one per cell, at the cell's centre (floor((k + 0.5)·n / cells)).
 std::vector<long long> cell_positions(long long n, long long cells);
+
+// The bucket of each shown (query row, key column) cell, row-major, over cell_positions'
+// `positions` of n: the exact n × n matrix (exact(): a pe::BucketTable) when every position
+// has its own cell, else bucket(query, key) at each cell's position.
+template <class Exact, class Bucket>
+std::vector<float> bucket_cells(long long n, const std::vector<long long>& positions, Exact&& exact, Bucket&& bucket) {
+  const long long cells = static_cast<long long>(positions.size());
+  std::vector<float> map(std::size_t(cells * cells));
+  if (cells == n) {
+    const pe::BucketTable m = exact();
+    for (long long i = 0; i < n; ++i)
+      for (long long j = 0; j < n; ++j) map[std::size_t(i * n + j)] = float(m(i, j));
+  } else {
+    for (long long r = 0; r < cells; ++r)
+      for (long long c = 0; c < cells; ++c)
+        map[std::size_t(r * cells + c)] = float(bucket(positions[std::size_t(r)], positions[std::size_t(c)]));
+  }
+  return map;
+}
 
 // Bars of `heights` at x = 0 … n−1, from `floor` up (a log axis needs a floor > 0); an
 // infinite height is drawn up to `cap` (an unbounded bucket, say), a NaN one not at all.

@@ -93,16 +93,10 @@ std::shared_ptr<const T5Data> compute(const AppState& s, bool wait) {
   for (const auto& sp : d->spans) d->counts.push_back(sp.count() < 0 ? std::numeric_limits<double>::infinity() : double(sp.count()));
   d->positions = cell_positions(d->n, kMapCells);
   d->cells = static_cast<long long>(d->positions.size());
-  d->map.resize(std::size_t(d->cells * d->cells));
-  if (d->n <= kMapCells) {
-    const pe::BucketTable m = pe::t5_bucket_matrix(d->n, d->params);
-    for (long long i = 0; i < d->n; ++i)
-      for (long long j = 0; j < d->n; ++j) d->map[std::size_t(i * d->n + j)] = float(m(i, j));
-  } else {
-    for (long long r = 0; r < d->cells; ++r)
-      for (long long c = 0; c < d->cells; ++c)
-        d->map[std::size_t(r * d->cells + c)] = float(d->lookup(d->positions[std::size_t(c)] - d->positions[std::size_t(r)]));
-  }
+  // T5's relative position is key − query.
+  d->map = bucket_cells(
+      d->n, d->positions, [&] { return pe::t5_bucket_matrix(d->n, d->params); },
+      [&](long long query, long long key) { return d->lookup(key - query); });
   d->table = *shown_table(s, wait);
   const long long buckets = d->params.num_buckets;
   d->table_values.resize(std::size_t(buckets * d->heads));

@@ -8,6 +8,7 @@
 
 #include "export/view_export.hpp"
 #include "state/session_file.hpp"
+#include "relative_test_state.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -219,26 +220,10 @@ TEST_F(SessionFileTest, InvalidValuesNameTheParameter) {
 // Issue 32's parameters: each round-trips, and a value the reference cannot take is refused
 // naming its key (and the range, as core words it).
 TEST_F(SessionFileTest, RelativeParametersRoundTripAndBadOnesAreNamed) {
-  app::AppState s = known_state("t5-bias");
-  s.num_buckets = 64;
-  s.max_distance = 300;
-  s.causal = true;
-  s.position_buckets = 128;
-  s.max_relative_positions = 400;
-  s.max_position_embeddings = 1024;
+  app::AppState s = pe_test::with_relative_parameters(known_state("t5-bias"));
   s.pos_att_type = "p2c";
-  s.position_embedding_type = "relative_key_query";
-  s.scale_base = 123.5;
-  s.r1 = 0.25;
-  s.r2 = 1.75;
-  s.sandwich_dim = 32;
-  s.fire_c = 0.125;
-  s.fire_threshold = 2048.0;
   s.cope_text = "A \"quoted\", sentence. Done!";
   s.cope_gates = "punctuation";
-  s.cope_npos_max = 9;
-  s.training_length = 4096;
-  s.clamp_len = 77;
   std::vector<std::string> warnings;
   const app::AppState r = app::session_from_json(app::session_to_json(s), app::default_state(), warnings);
   EXPECT_TRUE(warnings.empty());

@@ -10,6 +10,7 @@
 #include "cli/url_fragment.hpp"
 #include "pe/models/config.hpp"
 #include "platform/host.hpp"
+#include "relative_test_state.hpp"
 #include "state/app_state.hpp"
 
 namespace {
@@ -192,27 +193,11 @@ TEST(UrlFragment, EveryPresetAndEditedStatesRoundTrip) {
   s.p_rope = 0.75;
   expect_round_trip(s, "display and text options");
   // Issue 32's parameters, the causal switch and a sentence with punctuation and '&' included.
-  app::AppState r = app::default_state();
+  app::AppState r = pe_test::with_relative_parameters(app::default_state());
   r.view = "cope";
-  r.num_buckets = 64;
-  r.max_distance = 300;
-  r.causal = true;
-  r.position_buckets = 128;
-  r.max_relative_positions = 400;
-  r.max_position_embeddings = 1024;
   r.pos_att_type = "c2p";
-  r.position_embedding_type = "relative_key_query";
-  r.scale_base = 123.5;
-  r.r1 = 0.25;
-  r.r2 = 1.75;
-  r.sandwich_dim = 32;
-  r.fire_c = 0.125;
-  r.fire_threshold = 2048;
   r.cope_text = "Tom & Ann met. Then, 100% sure: they left!";
   r.cope_gates = "words";
-  r.cope_npos_max = 9;
-  r.training_length = 4096;
-  r.clamp_len = 77;
   expect_round_trip(r, "relative-position parameters");
   EXPECT_EQ(value_of(app::split_fragment(app::url_fragment_for(r)), "causal"), "") << "a switch stands alone";
 }
