@@ -7,7 +7,8 @@
 #   scripts/test.sh              the full suite in $PE_VIZ_BUILD_DIR (default build/)
 #   scripts/test.sh --sanitize   only the sanitizer pass: a clang ASan + UBSan build in
 #                                $PE_VIZ_ASAN_BUILD_DIR (default build-asan/) running the
-#                                unit tests and the headless command-line tests; any
+#                                unit tests and the headless command-line tests (not the
+#                                source checks, label source, which run no code); any
 #                                sanitizer report fails it
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,7 +18,7 @@ SANITIZE=0
 for arg in "$@"; do
   case "$arg" in
     --sanitize) SANITIZE=1 ;;
-    -h | --help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "scripts/test.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
