@@ -1,8 +1,8 @@
 # The browser build's program and the site around it (included by app/CMakeLists.txt when
 # EMSCRIPTEN): pe-viz.js + pe-viz.wasm and the page (app/platform/web/index.html) in
 # ${CMAKE_BINARY_DIR}/site/, which any static host serves as it is; and site-file/, the same
-# page with the program's wasm inside its script (-sSINGLE_FILE), for pages opened from disk
-# (file://, where a browser fetches no .wasm): `pe-viz export --interactive` copies that.
+# page with the program's wasm inside its script (scripts/web/single_file.py), for pages opened
+# from disk (file://, where a browser fetches no .wasm): `pe-viz export --interactive` copies that.
 set(PE_WEB ${CMAKE_SOURCE_DIR}/app/platform/web)
 
 # The shaders' GLSL 3.30 version line becomes GLSL ES 3.00's (render/shader_sources.cpp).
@@ -22,13 +22,18 @@ set(PE_WEB_LINK_OPTIONS
   "SHELL:-sEXPORTED_RUNTIME_METHODS=['FS']"
   ${PE_WEB_FONTS})
 
-foreach(variant pe-viz pe-viz-single)
-  add_executable(${variant} main.cpp)
-  target_link_libraries(${variant} PRIVATE pe_app)
-  set_target_properties(${variant} PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/program)
-  target_link_options(${variant} PRIVATE ${PE_WEB_LINK_OPTIONS})
-endforeach()
-target_link_options(pe-viz-single PRIVATE -sSINGLE_FILE=1)
+add_executable(pe-viz main.cpp)
+target_link_libraries(pe-viz PRIVATE pe_app)
+set_target_properties(pe-viz PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/program)
+target_link_options(pe-viz PRIVATE ${PE_WEB_LINK_OPTIONS})
+
+# The script for disk: the same program, its wasm inside (one link serves both sites).
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/program/pe-viz-single.js
+  COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/scripts/web/single_file.py ${CMAKE_BINARY_DIR}/program/pe-viz.js
+          ${CMAKE_BINARY_DIR}/program/pe-viz.wasm ${CMAKE_BINARY_DIR}/program/pe-viz-single.js
+  DEPENDS pe-viz ${CMAKE_SOURCE_DIR}/scripts/web/single_file.py
+  COMMENT "The program for pages opened from disk: pe-viz.js with its wasm inside")
 
 # site/: for web servers (the .wasm beside the script, compiled while it streams in);
 # site-file/: for disk (the .wasm inside the script), what export --interactive copies.
@@ -38,5 +43,5 @@ add_custom_target(pe_viz_site ALL
           ${PE_WEB}/index.html ${CMAKE_BINARY_DIR}/site/
   COMMAND ${CMAKE_COMMAND} -E copy ${PE_WEB}/index.html ${CMAKE_BINARY_DIR}/site-file/
   COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_BINARY_DIR}/program/pe-viz-single.js ${CMAKE_BINARY_DIR}/site-file/pe-viz.js
-  DEPENDS pe-viz pe-viz-single ${PE_WEB}/index.html
+  DEPENDS pe-viz ${CMAKE_BINARY_DIR}/program/pe-viz-single.js ${PE_WEB}/index.html
   COMMENT "Sites in ${CMAKE_BINARY_DIR}/site (web servers) and site-file (disk)")

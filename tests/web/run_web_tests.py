@@ -563,6 +563,8 @@ def main():
     parser.add_argument("--site", required=True, help="the built site (build-web/site)")
     parser.add_argument("--pe-viz", help="the desktop binary, for export --interactive (skipped without)")
     parser.add_argument("--only", nargs="*", help="run only these checks")
+    parser.add_argument("--shard", help="K/N: only every N-th check from the K-th (0-based), so N processes, "
+                                        "each with its own browser, share the checks")
     parser.add_argument("--shots", help="keep the screenshots here")
     parser.add_argument("--bench", action="store_true", help="also measure frame times (bench=N)")
     parser.add_argument("--memory", action="store_true",
@@ -587,6 +589,11 @@ def main():
         checks.append(("bench", bench))
     if args.only:
         checks = [c for c in checks if c[0] in args.only]
+    if args.shard:
+        k, _, n = args.shard.partition("/")
+        if not (k.isdigit() and n.isdigit() and 0 <= int(k) < int(n)):
+            parser.error(f"--shard wants K/N with 0 <= K < N, got '{args.shard}'")
+        checks = checks[int(k)::int(n)]
     report, failed = {}, []
     started = time.monotonic()
     with StaticServer(site) as server, Browser(WIDTH, HEIGHT) as browser:
