@@ -185,9 +185,12 @@ void draw_compare_view(ViewContext& ctx) {
 
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float avail_h = ImGui::GetContentRegionAvail().y;
-  const float half_w = (ctx.size.x - spacing) * 0.5f, top_h = avail_h * 0.62f;
+  // On a phone A stands over B (and the two difference plots over each other), each the
+  // whole width: side by side, each inner view would get half a phone's width.
+  const PlotColumns layout = plot_columns(ctx, 0.5f);
+  const float half_w = layout.stacked ? ctx.size.x : (ctx.size.x - spacing) * 0.5f, top_h = avail_h * 0.62f;
   for (int side = 0; side < 2; ++side) {
-    if (side) ImGui::SameLine();
+    if (side) layout.next();
     ImGui::PushID(side);
     ImGui::BeginChild("##side", {half_w, top_h}, false);
     std::string full;
@@ -211,7 +214,7 @@ void draw_compare_view(ViewContext& ctx) {
   if (!ctx.derived.error.empty() || !derived_b.error.empty()) return;
   const auto& fa = ctx.derived.rope.inv_freq;
   const auto& fb = derived_b.rope.inv_freq;
-  const float bottom_h = ImGui::GetContentRegionAvail().y;
+  const float bottom_h = layout.stacked ? top_h * 0.8f : ImGui::GetContentRegionAvail().y;
   const long long length = a.length;
   if (fa.size() == fb.size()) {
     static std::vector<float> diff;
@@ -248,7 +251,7 @@ void draw_compare_view(ViewContext& ctx) {
                        "compare them anyway.", (long long)fa.size(), (long long)fb.size());
     ImGui::EndChild();
   }
-  ImGui::SameLine();
+  layout.next();
   static std::vector<double> xs, yd;
   static SideCurve curve_a, curve_b;
   const Eigen::ArrayXd deltas = Eigen::ArrayXd::LinSpaced(512, 0.0, double(std::max<long long>(length - 1, 1)));
