@@ -126,10 +126,10 @@ struct SideCosines {
   std::vector<double> cos;
 };
 
-void update_side_cosines(SideCosines& t, const Eigen::ArrayXd& inv_freq, unsigned long long version, long long length,
+bool update_side_cosines(SideCosines& t, const Eigen::ArrayXd& inv_freq, unsigned long long version, long long length,
                          int columns) {
   const std::string key = std::to_string(version) + "|" + std::to_string(length) + "|" + std::to_string(columns);
-  if (key == t.key) return;
+  if (key == t.key) return false;
   t.key = key;
   t.cos.resize(std::size_t(inv_freq.size()) * std::size_t(columns));
   std::vector<double> angles(static_cast<std::size_t>(columns)), sines(static_cast<std::size_t>(columns));
@@ -137,6 +137,7 @@ void update_side_cosines(SideCosines& t, const Eigen::ArrayXd& inv_freq, unsigne
     for (int c = 0; c < columns; ++c) angles[std::size_t(c)] = std::floor(double(c) * double(length) / columns) * inv_freq[i];
     pe::sincos_batch(angles.data(), sines.data(), t.cos.data() + std::size_t(i) * std::size_t(columns), columns);
   }
+  return true;
 }
 
 bool update_side_curve(SideCurve& c, const Eigen::ArrayXd& inv_freq, unsigned long long version, const Eigen::ArrayXd& deltas,
@@ -183,12 +184,11 @@ void draw_compare_view(ViewContext& ctx) {
   static Derived derived_b;
   update_derived(b, derived_b);
 
-  const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float avail_h = ImGui::GetContentRegionAvail().y;
   // On a phone A stands over B (and the two difference plots over each other), each the
   // whole width: side by side, each inner view would get half a phone's width.
   const PlotColumns layout = plot_columns(ctx, 0.5f);
-  const float half_w = layout.stacked ? ctx.size.x : (ctx.size.x - spacing) * 0.5f, top_h = avail_h * 0.62f;
+  const float half_w = layout.left_w, top_h = avail_h * 0.62f;  // left_fraction 0.5: both columns this wide
   for (int side = 0; side < 2; ++side) {
     if (side) layout.next();
     ImGui::PushID(side);
@@ -218,16 +218,13 @@ void draw_compare_view(ViewContext& ctx) {
   const long long length = a.length;
   if (fa.size() == fb.size()) {
     static std::vector<float> diff;
-    static std::string key;
     static unsigned long long version = 0;
+    static SideCosines cos_a, cos_b;
     const int columns = int(std::min<long long>(length, 512));
-    const std::string k = std::to_string(ctx.derived.version) + "|" + std::to_string(derived_b.version) + "|" + std::to_string(length);
-    if (k != key) {
-      key = k;
+    const bool a_changed = update_side_cosines(cos_a, fa, ctx.derived.version, length, columns);
+    const bool b_changed = update_side_cosines(cos_b, fb, derived_b.version, length, columns);
+    if (a_changed || b_changed) {
       ++version;
-      static SideCosines cos_a, cos_b;
-      update_side_cosines(cos_a, fa, ctx.derived.version, length, columns);
-      update_side_cosines(cos_b, fb, derived_b.version, length, columns);
       diff.resize(cos_a.cos.size());
       for (std::size_t e = 0; e < diff.size(); ++e) diff[e] = float(cos_a.cos[e] - cos_b.cos[e]);
     }

@@ -14,7 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 // constants.py ENV_VARS_TRUE_VALUES.
 bool is_true(const std::string& v) {
   const std::string u = ascii_lower(v);

@@ -32,7 +32,6 @@ fs::path expand_user(const std::string& p) {
 
 namespace {
 
-
 bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // One part of a repo id: [\w\-.]{1,96}, starting and ending with a word character.
