@@ -250,7 +250,7 @@ int run_bench_command(int argc, char** argv) {
           cpu.push_back(std::chrono::duration<double, std::milli>(submitted - start).count());
           // What ImGui handed the renderer (llvmpipe's cost grows with vertices and covered pixels).
           if (const ImDrawData* dd = ImGui::GetDrawData()) {
-            vertices.push_back(double(dd->TotalVtxCount));
+            vertices.push_back(drawn_vertices(*dd));
             pixels.push_back(covered_megapixels(*dd));
           }
           total.push_back(std::chrono::duration<double, std::milli>(done - start).count());
@@ -276,7 +276,7 @@ int run_bench_command(int argc, char** argv) {
     }
     if (timer) glDeleteQueries(1, &query);
     const auto errors = render::drain_gl_errors();
-    std::printf("times in ms; total = cpu + wait for the GPU (glFinish); rss_mib = VmRSS after the row; vertices = ImGui vertices a frame, mpx = millions of pixels its triangles and heatmap passes cover (medians). Median total within %.1f ms: %s. GL errors: %zu\n",
+    std::printf("times in ms; total = cpu + wait for the GPU (glFinish); rss_mib = VmRSS after the row; vertices = vertices a frame (ImGui's and the curve strips'), mpx = millions of pixels its triangles and heatmap passes cover (medians). Median total within %.1f ms: %s. GL errors: %zu\n",
                 kFrameBudgetMs, all_within ? "yes" : "NO", errors.size());
     if (margin_worst >= 0.0)
       std::printf("L = 10^6, d = 1024 at 1920x1080: every median within %.1f ms (the budget's margin): %s; slowest %s, %.2f ms\n",

@@ -8,14 +8,18 @@
 #include <cmath>
 #include <vector>
 
+#include "plot/curve_strips.hpp"
+
 namespace app {
 namespace {
 
-// Pixels of one command's triangles (or its rectangle, for a callback).
+// Pixels of one command's triangles (or its rectangle, for a callback other than a curve
+// strip's, whose triangles are counted).
 double command_pixels(const ImDrawList& list, const ImDrawCmd& cmd) {
   const ImVec4 c = cmd.ClipRect;
   if (cmd.UserCallback) {
     if (cmd.UserCallback == ImDrawCallback_ResetRenderState) return 0;
+    if (const auto strip = plot::strip_command_stats(cmd)) return strip->pixels;
     return double(std::max(0.0f, c.z - c.x)) * double(std::max(0.0f, c.w - c.y));
   }
   const auto at = [&](unsigned e) {
@@ -52,6 +56,14 @@ double covered_megapixels(const ImDrawData& dd) {
   for (int l = 0; l < dd.CmdListsCount; ++l)
     for (const ImDrawCmd& cmd : dd.CmdLists[l]->CmdBuffer) px += command_pixels(*dd.CmdLists[l], cmd);
   return px / 1e6;
+}
+
+double drawn_vertices(const ImDrawData& dd) {
+  double vertices = dd.TotalVtxCount;
+  for (int l = 0; l < dd.CmdListsCount; ++l)
+    for (const ImDrawCmd& cmd : dd.CmdLists[l]->CmdBuffer)
+      if (const auto strip = plot::strip_command_stats(cmd)) vertices += strip->vertices;
+  return vertices;
 }
 
 void print_draw_costs(ImDrawData& dd, std::FILE* out, double command_floor_ms) {

@@ -11,8 +11,11 @@ namespace app {
 
 // Millions of pixels covered by the triangles of `dd` (each clipped to its command's
 // rectangle: exact for the axis-aligned rectangles most of a frame is) plus the
-// rectangle of every draw callback (a heatmap pass).
+// rectangle of every draw callback (a heatmap pass) but a curve strip's, whose triangles count.
 double covered_megapixels(const ImDrawData& dd);
+
+// Vertices of `dd` handed to the renderer: ImGui's and the curve strips' (plot/curve_strips).
+double drawn_vertices(const ImDrawData& dd);
 
 // Prints to `out` one line per draw list (time, commands, vertices, covered pixels) and,
 // for lists over 1 ms, one per command over `command_floor_ms`. Draws into the bound

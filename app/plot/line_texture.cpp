@@ -4,6 +4,9 @@
 #include <cmath>
 #include <vector>
 
+#include "curve_strips.hpp"
+#include "strip_geometry.hpp"
+
 namespace plot {
 namespace {
 
@@ -70,9 +73,12 @@ namespace detail {
 
 void add_polyline(ImDrawList* draw, const ImVec2* points, int count, ImU32 color, float thickness) {
   const int e = eighths(thickness);
+  const bool strip = e > kMinEighths && e <= kMaxEighths && (draw->Flags & ImDrawListFlags_AntiAliasedLines);
+  // The shaded strip first (plot/curve_strips: the same profile, computed), every width.
+  if (strip && add_curve_strip(draw, points, count, color, float(e) / float(kSteps))) return;
   const ImFontAtlas* atlas = ImGui::GetIO().Fonts;
-  const bool ours = g_baked.ready && g_baked.atlas == atlas && e % kSteps != 0 && e > kMinEighths && e <= kMaxEighths &&
-                    (draw->Flags & ImDrawListFlags_AntiAliasedLines) && draw->_CmdHeader.TextureId == atlas->TexID;
+  const bool ours = strip && g_baked.ready && g_baked.atlas == atlas && e % kSteps != 0 &&
+                    draw->_CmdHeader.TextureId == atlas->TexID;
   if (!ours) {
     draw->AddPolyline(points, count, color, ImDrawFlags_None, e % kSteps == 0 && e > 0 ? float(e / kSteps) : thickness);
     return;
@@ -81,38 +87,14 @@ void add_polyline(ImDrawList* draw, const ImVec2* points, int count, ImU32 color
   const int row = e - kMinEighths;
   const float half = float(e) / float(2 * kSteps) + 1.0f;  // half the width, plus the ramp
 
-  // Unit normals of the segments; the last point takes the last segment's.
-  static thread_local std::vector<ImVec2> normals;
-  normals.resize(std::size_t(count));
-  for (int i = 0; i + 1 < count; ++i) {
-    float dx = points[i + 1].x - points[i].x, dy = points[i + 1].y - points[i].y;
-    const float d2 = dx * dx + dy * dy;
-    if (d2 > 0.0f) {
-      const float inv = 1.0f / std::sqrt(d2);
-      dx *= inv;
-      dy *= inv;
-    }
-    normals[std::size_t(i)] = ImVec2(dy, -dx);
-  }
-  normals[std::size_t(count - 1)] = normals[std::size_t(count - 2)];
-
+  static thread_local std::vector<ImVec2> miters;
+  strip_miters(points, count, miters);
   draw->PrimReserve(6 * (count - 1), 2 * count);
   const ImDrawIdx base = static_cast<ImDrawIdx>(draw->_VtxCurrentIdx);
   const ImVec2 uv0(g_baked.u0[row], g_baked.v[row]), uv1(g_baked.u1[row], g_baked.v[row]);
   ImDrawVert* vtx = draw->_VtxWritePtr;
   for (int i = 0; i < count; ++i) {
-    // Interior points: the mean of the two normals, lengthened to the miter (1 / |mean|²
-    // on the mean, capped at 10× as ImGui caps it so hairpin turns do not spike).
-    ImVec2 m = normals[std::size_t(i)];
-    if (i > 0 && i + 1 < count) {
-      m = ImVec2((normals[std::size_t(i - 1)].x + m.x) * 0.5f, (normals[std::size_t(i - 1)].y + m.y) * 0.5f);
-      const float d2 = m.x * m.x + m.y * m.y;
-      if (d2 > 0.000001f) {
-        const float inv = std::min(1.0f / d2, 100.0f);
-        m.x *= inv;
-        m.y *= inv;
-      }
-    }
+    const ImVec2 m = miters[std::size_t(i)];
     vtx[0].pos = ImVec2(points[i].x + m.x * half, points[i].y + m.y * half);
     vtx[0].uv = uv0;
     vtx[0].col = color;

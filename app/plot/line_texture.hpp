@@ -27,8 +27,10 @@ float quantized_line_width(float thickness);
 namespace detail {
 
 // Appends an open polyline (no joins drawn past the ends) of `thickness` framebuffer
-// pixels to `draw`. Whole-pixel widths, widths outside (1, 16], lists without
-// anti-aliased lines or drawing with another texture go to ImDrawList::AddPolyline.
+// pixels to `draw`. Widths in (1, 16] on lists with anti-aliased lines are drawn as a
+// shaded strip (plot/curve_strips); where that shader is unavailable, fractional ones as
+// the atlas strip above. The rest go to ImDrawList::AddPolyline (and the atlas strip too
+// when `draw` is drawing with another texture).
 void add_polyline(ImDrawList* draw, const ImVec2* points, int count, ImU32 color, float thickness);
 
 }  // namespace detail

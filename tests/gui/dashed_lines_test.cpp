@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "offscreen_frame.hpp"
+#include "plot/curve_strips.hpp"
 #include "plot/plot.hpp"
 #include "plot/plot_state.hpp"
 
@@ -21,7 +22,7 @@ const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new pe_test
 
 struct Frame {
   std::vector<unsigned char> rgba;  // top-down
-  int line_vertices = 0;            // what the line added to the plot's draw list
+  int line_vertices = 0;            // what the line added: to the plot's draw list, and as curve strips
   float left = 0, right = 0;        // data area in pixels
 };
 
@@ -44,8 +45,9 @@ Frame draw(int points, float thickness, bool dashed, double zigzag = 0.0) {
       }
       ImDrawList* list = ImGui::GetWindowDrawList();
       const int before = list->VtxBuffer.Size;
+      const long long strips_before = plot::detail::curve_strip_vertices();
       if (points > 0) plot::plot_line("line", xs, ys, {.color = IM_COL32_WHITE, .thickness = thickness, .dashed = dashed});
-      out.line_vertices = list->VtxBuffer.Size - before;
+      out.line_vertices = list->VtxBuffer.Size - before + int(plot::detail::curve_strip_vertices() - strips_before);
       out.left = plot::detail::current().rect.Min.x;
       out.right = plot::detail::current().rect.Max.x;
       plot::end_plot();
