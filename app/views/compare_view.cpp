@@ -20,12 +20,14 @@
 namespace app {
 namespace {
 
-// A labelled widget `w` points wide: its width with the label (row_next's measure).
+// A labelled widget `w` points wide: its width with the label (what same_line_if_fits
+// measures: the row of B's controls wraps in every layout, it is wider than a 1280-px
+// browser window or half a 1080p projector at 2×, and the sides take what is left below).
 float labelled(float w, const char* label) {
   return w * plot::pixel_scale() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
 }
 
-void b_controls(const ViewContext& ctx, AppState& s) {
+void b_controls(AppState& s) {
   pe::RopeConfig& b = s.compare_b;
   ImGui::SetNextItemWidth(220.0f * plot::pixel_scale());
   static const std::vector<pe::PresetInfo> presets = pe::list_presets();
@@ -41,13 +43,13 @@ void b_controls(const ViewContext& ctx, AppState& s) {
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_b_preset: the model for configuration B.");
-  row_next(ctx, labelled(160.0f, "θ B"));
+  same_line_if_fits(labelled(160.0f, "θ B"));
   ImGui::SetNextItemWidth(160.0f * plot::pixel_scale());
   const double tmin = 2.0, tmax = 1e7;
   if (ImGui::SliderScalar("θ B", ImGuiDataType_Double, &b.theta, &tmin, &tmax, "%.6g", ImGuiSliderFlags_Logarithmic))
     s.compare_b_preset.clear();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_b.theta: B's RoPE base.");
-  row_next(ctx, labelled(120.0f, "d B"));
+  same_line_if_fits(labelled(120.0f, "d B"));
   ImGui::SetNextItemWidth(120.0f * plot::pixel_scale());
   int dim = int(b.head_dim);
   if (ImGui::SliderInt("d B", &dim, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
@@ -55,7 +57,7 @@ void b_controls(const ViewContext& ctx, AppState& s) {
     s.compare_b_preset.clear();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_b.dim: B's head dimension (even).");
-  row_next(ctx, labelled(130.0f, "scaling B"));
+  same_line_if_fits(labelled(130.0f, "scaling B"));
   ImGui::SetNextItemWidth(130.0f * plot::pixel_scale());
   if (ImGui::BeginCombo("scaling B", pe::to_string(b.scaling.type))) {
     for (pe::RopeType t : pe::all_rope_types())
@@ -66,19 +68,19 @@ void b_controls(const ViewContext& ctx, AppState& s) {
       }
     ImGui::EndCombo();
   }
-  row_next(ctx, labelled(110.0f, "factor B"));
+  same_line_if_fits(labelled(110.0f, "factor B"));
   ImGui::SetNextItemWidth(110.0f * plot::pixel_scale());
   const double fmin = 1.0, fmax = 64.0;
   if (ImGui::SliderScalar("factor B", ImGuiDataType_Double, &b.scaling.factor, &fmin, &fmax, "%.3g", ImGuiSliderFlags_Logarithmic))
     s.compare_b_preset.clear();
-  row_next(ctx, button_width("Swap A↔B"));
+  same_line_if_fits(button_width("Swap A↔B"));
   if (ImGui::Button("Swap A↔B")) {
     std::swap(s.rope, s.compare_b);
     std::swap(s.preset, s.compare_b_preset);
     s.vector.clear();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Exchange the two configurations.");
-  row_next(ctx, button_width("Copy A→B"));
+  same_line_if_fits(button_width("Copy A→B"));
   if (ImGui::Button("Copy A→B")) {
     s.compare_b = s.rope;
     s.compare_b_preset = s.preset;
@@ -169,8 +171,8 @@ void draw_compare_view(ViewContext& ctx) {
       ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare_view: the view drawn for A and for B.");
-    row_next(ctx, labelled(220.0f, "B preset"));
-    b_controls(ctx, a);
+    same_line_if_fits(labelled(220.0f, "B preset"));
+    b_controls(a);
   }
   const ViewInfo* inner = find_view(a.compare_view);
   if (!inner || inner->hosts_views) inner = find_view(AppState{}.compare_view);
@@ -188,7 +190,11 @@ void draw_compare_view(ViewContext& ctx) {
   // On a phone A stands over B (and the two difference plots over each other), each the
   // whole width: side by side, each inner view would get half a phone's width.
   const PlotColumns layout = plot_columns(ctx, 0.5f);
-  const float half_w = layout.left_w, top_h = avail_h * 0.62f;  // left_fraction 0.5: both columns this wide
+  // The sides take 62 % of the height, less where the difference plots below would drop
+  // under their minimum (2× on a 1080p projector, with B's controls on two lines).
+  const float bottom_min = plot::min_plot_height({.title = "Difference"}) + ImGui::GetStyle().ItemSpacing.y;
+  const float top_h = layout.stacked ? avail_h * 0.62f : std::max(std::min(avail_h * 0.62f, avail_h - bottom_min), avail_h * 0.45f);
+  const float half_w = layout.left_w;  // left_fraction 0.5: both columns this wide
   for (int side = 0; side < 2; ++side) {
     if (side) layout.next();
     ImGui::PushID(side);

@@ -173,7 +173,7 @@ void draw_extrapolation_view(ViewContext& ctx) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("extrapolation_method: the scaling method shown beside plain RoPE.");
     for (int k : {2, 4, 8, 32}) {
       const std::string label = "L = " + std::to_string(k) + "× L_train";
-      row_next(ctx, button_width(label.c_str()));
+      same_line_if_fits(button_width(label.c_str()));  // wraps in every layout: at 2× they pass the edge
       if (ImGui::Button(label.c_str())) {
         s.length = std::min<long long>(train_length * k, 1'000'000);
         s.position = std::min(s.position, s.length - 1);

@@ -208,7 +208,38 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   const float plots_min = 12.0f * line_h;
   const bool roomy = ImGui::GetContentRegionAvail().y - text_h(note) - line_h >= plots_min;
   teaching_note(roomy ? note : short_note);
-  const float plot_h = std::max(ImGui::GetContentRegionAvail().y - line_h - style.ItemSpacing.y, 5.0f * line_h);
+
+  // One legend for both plots, above them: inside a small plot a legend box hides the curves.
+  // Its entries share a line while they fit (any layout: at 2× on a projector the bound runs
+  // past the edge otherwise), so the plots below know how many lines it takes.
+  const std::string low_entry = "■ " + low_label, high_entry = "■ " + high_label;
+  const std::string length_entry = "- - context length L = " + std::to_string(L);
+  // Men et al. 2024 on the same line: where each base's B(m) = Σcos(mθ_i) first turns negative
+  // (the dashed lines in (a)); the smallest base for L is in the formula strip and the CSV.
+  const std::string bound_full =
+      bounds ? "B(m) < 0 first at: " + first_negative_text(bounds->first_negative_low, L) + " | " +
+                   first_negative_text(bounds->first_negative_high, L) + " (Men et al.)"
+             : std::string("B(m) = Σcos(mθ_i): computing…");
+  // Where the whole of it does not fit on the line (2× on a projector), the short form does,
+  // the whole in its tooltip; a line of its own would push the plots past the bottom.
+  auto first_m = [](long long m) { return m < 0 ? std::string("none") : std::to_string(m); };
+  const std::string bound_short =
+      bounds ? "B < 0: " + first_m(bounds->first_negative_low) + " | " + first_m(bounds->first_negative_high) : bound_full;
+  const float gap = 2.0f * ImGui::GetFontSize();
+  std::string bound_entry = bound_full;
+  const std::string* entries[] = {&low_entry, &high_entry, &length_entry, &bound_entry};
+  bool on_line[4] = {false, false, false, false};  // entry k continues the line of k − 1
+  float legend_h = line_h, line_w = ImGui::CalcTextSize(low_entry.c_str()).x;
+  for (int k = 1; k < 4; ++k) {
+    if (k == 3 && line_w + gap + ImGui::CalcTextSize(bound_full.c_str()).x > width &&
+        line_w + gap + ImGui::CalcTextSize(bound_short.c_str()).x <= width)
+      bound_entry = bound_short;
+    const float w = ImGui::CalcTextSize(entries[k]->c_str()).x;
+    on_line[k] = line_w + gap + w <= width;
+    line_w = on_line[k] ? line_w + gap + w : w;
+    if (!on_line[k]) legend_h += k == 3 ? wrapped_text_size(bound_entry.c_str(), width).y + style.ItemSpacing.y : line_h;
+  }
+  const float plot_h = std::max(ImGui::GetContentRegionAvail().y - legend_h - style.ItemSpacing.y, 5.0f * line_h);
   // Side by side; one above the other in a narrow view (a phone), each the full width.
   const bool stacked = is_narrow_view(ctx, width);
   const ImVec2 half = stacked ? ImVec2(width, std::max((plot_h - style.ItemSpacing.y) * 0.5f, 5.0f * line_h))
@@ -218,31 +249,17 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   static ScoreCache cache;
   const bool log_axis = delta_axis_is_log(s);
   const std::string score_title = "(a) Expected s(Δ)/d, random q = k";
-  // One legend for both plots, above them: inside a small plot a legend box hides the curves.
   const ImVec4 low_col = ImGui::ColorConvertU32ToFloat4(kLow), high_col = ImGui::ColorConvertU32ToFloat4(kHigh);
-  // Each entry on the line (the narrow layout: while it fits, else on the next).
-  const float gap = 2.0f * ImGui::GetFontSize();
-  auto next_entry = [&](const std::string& text) {
-    const float right = ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text.c_str()).x;
-    if (!ctx.narrow || right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(0.0f, gap);
-  };
-  ImGui::TextColored(low_col, "■ %s", low_label.c_str());
-  next_entry("■ " + high_label);
-  ImGui::TextColored(high_col, "■ %s", high_label.c_str());
-  const std::string length_entry = "- - context length L = " + std::to_string(L);
-  next_entry(length_entry);
+  ImGui::TextColored(low_col, "%s", low_entry.c_str());
+  if (on_line[1]) ImGui::SameLine(0.0f, gap);
+  ImGui::TextColored(high_col, "%s", high_entry.c_str());
+  if (on_line[2]) ImGui::SameLine(0.0f, gap);
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kLengthLine), "%s", length_entry.c_str());
-  // Men et al. 2024 on the same line: where each base's B(m) = Σcos(mθ_i) first turns negative
-  // (the dashed lines in (a)); the smallest base for L is in the formula strip and the CSV.
-  const std::string bound_entry =
-      bounds ? "B(m) < 0 first at: " + first_negative_text(bounds->first_negative_low, L) + " | " +
-                   first_negative_text(bounds->first_negative_high, L) + " (Men et al.)"
-             : std::string("B(m) = Σcos(mθ_i): computing…");
-  next_entry(bound_entry);
+  if (on_line[3]) ImGui::SameLine(0.0f, gap);
   ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[ImGuiCol_TextDisabled]);
-  if (ctx.narrow) text_line_wrapped(bound_entry);
-  else ImGui::TextUnformatted(bound_entry.c_str());
+  text_line_wrapped(bound_entry);
   ImGui::PopStyleColor();
+  if (bound_entry != bound_full && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", bound_full.c_str());
   if (plot::begin_plot("##theta-score", half, {.title = score_title.c_str(), .legend = false})) {
     const double max_delta = double(std::max<long long>(L - 1, 1));
     plot::setup_axes({.label = "distance Δ", .scale = log_axis ? plot::Scale::Log : plot::Scale::Linear, .min = log_axis ? 1.0 : 0.0,

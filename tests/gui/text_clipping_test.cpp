@@ -14,6 +14,7 @@
 #include <utility>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include "clipped_text.hpp"
 #include "test_support.hpp"
@@ -71,9 +72,27 @@ TEST_F(TextClippingTest, WrappingBreaksAtSpacesAndKeepsNumbersWhole) {
 
 // A lecture hall's projector is 1920×1080 (at 2× that is 960×540 of layout); a desk
 // window is the default 1600×1000 at 1×.
+// Windows whose items reach past their right edge without a horizontal scrollbar: a widget
+// wholly past the edge leaves no glyph to find cut (ImGui drops them), so the cursor's reach
+// in the last frame (ContentSize) is what shows it.
+std::string items_past_right_edge() {
+  std::string found;
+  for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+    if (!w->WasActive || w->Hidden || (w->Flags & ImGuiWindowFlags_HorizontalScrollbar)) continue;
+    const float room = w->ContentRegionRect.GetWidth();
+    if (w->ContentSize.x > room + 1.0f)
+      found += "\n  '" + std::string(w->Name) + "': items reach " + std::to_string(int(w->ContentSize.x)) + " px of " +
+               std::to_string(int(room));
+  }
+  return found;
+}
+
 TEST_F(TextClippingTest, EveryViewInBothThemesAtScale1And2HasNoCutTextOrGlErrors) {
   struct Setup { float scale; int width, height; };
-  for (const Setup setup : {Setup{1.0f, kWindowWidth, kWindowHeight}, Setup{1.0f, 1920, 1080}, Setup{2.0f, 1920, 1080}}) {
+  // 1280×800: a laptop's browser window, where compare's row of B controls once ran past
+  // the right edge ("scaling B" showing "defau").
+  for (const Setup setup :
+       {Setup{1.0f, kWindowWidth, kWindowHeight}, Setup{1.0f, 1280, 800}, Setup{1.0f, 1920, 1080}, Setup{2.0f, 1920, 1080}}) {
     const float scale = setup.scale;
     session().window().set_size(setup.width, setup.height);
     for (const bool dark : {true, false}) {
@@ -90,6 +109,14 @@ TEST_F(TextClippingTest, EveryViewInBothThemesAtScale1And2HasNoCutTextOrGlErrors
         for (int f = 0; f < 4; ++f) session().frame(0.0);
         const auto cut = clipped_text(*ImGui::GetDrawData());
         EXPECT_TRUE(cut.empty()) << "text cut off:" << describe(cut);
+        // A scrollbar that appears narrows the window a frame after the items were laid out:
+        // what still reaches past the edge a few frames on is a row that does not wrap.
+        std::string past = items_past_right_edge();
+        for (int f = 0; f < 8 && !past.empty(); ++f) {
+          session().frame(0.0);
+          past = items_past_right_edge();
+        }
+        EXPECT_TRUE(past.empty()) << "past the right edge:" << past;
         const auto errors = render::drain_gl_errors();
         EXPECT_TRUE(errors.empty()) << errors.size() << " GL errors, first: " << (errors.empty() ? "" : errors[0]);
       }
