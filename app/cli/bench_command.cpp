@@ -211,6 +211,10 @@ int run_bench_command(int argc, char** argv) {
         s.length = c.length;
         s.rope.head_dim = c.dim;
         s.rope.max_position_embeddings = c.length;
+        // compare's B keeps its own θ but takes the row's d and L: with equal d the difference
+        // table is drawn (and timed), as when a lecturer compares two bases of one model.
+        s.compare_b.head_dim = c.dim;
+        s.compare_b.max_position_embeddings = c.length;
         s.view = view;
         s.grid_rows = c.grid;
         s.grid_cols = c.grid == AppState{}.grid_rows ? AppState{}.grid_cols : c.grid;
