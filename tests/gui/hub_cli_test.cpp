@@ -124,15 +124,18 @@ class HubCli : public ::testing::Test {
   // Nothing half-written: no temporary file in either cache, every cached range as long as
   // its name says, every snapshot link pointing at a whole blob.
   void expect_caches_whole() {
-    for (const fs::path top : {dir.path() / "hf", dir.path() / "cache"}) {
+    for (const fs::path& top : {dir.path() / "hf", dir.path() / "cache"}) {
       if (!fs::exists(top)) continue;
       for (const auto& e : fs::recursive_directory_iterator(top)) {
         const std::string name = e.path().filename().string();
         EXPECT_FALSE(contains(name, ".incomplete")) << e.path();
         const auto dash = name.find('-');
-        if (top == dir.path() / "cache" && e.is_regular_file() && dash != std::string::npos && name != "size")
+        if (top == dir.path() / "cache" && e.is_regular_file() && dash != std::string::npos && name != "size") {
           EXPECT_EQ(fs::file_size(e.path()), std::stoull(name.substr(dash + 1)) - std::stoull(name.substr(0, dash))) << e.path();
-        if (fs::is_symlink(e.symlink_status())) EXPECT_TRUE(fs::exists(e.path())) << "broken link " << e.path();
+        }
+        if (fs::is_symlink(e.symlink_status())) {
+          EXPECT_TRUE(fs::exists(e.path())) << "broken link " << e.path();
+        }
       }
     }
   }
@@ -268,7 +271,9 @@ TEST_F(HubCli, EachHubErrorHasItsMessageAndLeavesNothingHalfWritten) {
   EXPECT_EQ(run(hub, {"weights", "--model", "meta/gated"}, {"HF_TOKEN=hf_granted"}).exit_code, 0);
   const json stats = hub.stats();
   for (const auto& req : stats.at("requests"))
-    if (req.at("port") == "cdn") EXPECT_FALSE(req.at("authorization").get<bool>()) << req.dump();
+    if (req.at("port") == "cdn") {
+      EXPECT_FALSE(req.at("authorization").get<bool>()) << req.dump();
+    }
   expect_caches_whole();
 }
 
@@ -293,7 +298,9 @@ TEST_F(HubCli, RateLimitServerErrorAndCutConnectionAreWaitedOutVisibly) {
     const ChildResult r = run(hub, {"weights", "--model", "org/llama", "--json"});
     EXPECT_EQ(numbers_of(r), disk) << c.flag;
     EXPECT_TRUE(contains(r.err, c.says)) << c.flag << "\n" << r.err;
-    if (c.flag == "--rate-limit-once") EXPECT_TRUE(contains(r.err, "RateLimit: \"resolvers\";r=0;t=1); waiting 2.0 s before retry 1 of 5")) << r.err;
+    if (c.flag == "--rate-limit-once") {
+      EXPECT_TRUE(contains(r.err, "RateLimit: \"resolvers\";r=0;t=1); waiting 2.0 s before retry 1 of 5")) << r.err;
+    }
     EXPECT_EQ(hub.stats().at("faults_served").size(), 1u) << c.flag;
     expect_caches_whole();
   }
@@ -309,8 +316,11 @@ TEST_F(HubCli, AServerThatIgnoresRangeIsStoppedAndNamed) {
   EXPECT_TRUE(contains(r.err, "does not serve byte ranges")) << r.err;
   // No range of the file was kept.
   const fs::path ranges = dir.path() / "cache" / "pe-viz" / "hub";
-  if (fs::exists(ranges))
-    for (const auto& e : fs::recursive_directory_iterator(ranges)) EXPECT_FALSE(e.is_regular_file()) << e.path();
+  if (fs::exists(ranges)) {
+    for (const auto& e : fs::recursive_directory_iterator(ranges)) {
+      EXPECT_FALSE(e.is_regular_file()) << e.path();
+    }
+  }
   expect_caches_whole();
 }
 

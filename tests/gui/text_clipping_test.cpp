@@ -66,7 +66,9 @@ TEST_F(TextClippingTest, WrappingBreaksAtSpacesAndKeepsNumbersWhole) {
   for (std::size_t a = 0, b; a < w.size(); a = b + 1) {  // every line fits, unless one word is wider
     b = std::min(w.find('\n', a), w.size());
     const std::string line = w.substr(a, b - a);
-    if (line.find(' ') != std::string::npos) EXPECT_LE(ImGui::CalcTextSize(line.c_str()).x, narrow) << line;
+    if (line.find(' ') != std::string::npos) {
+      EXPECT_LE(ImGui::CalcTextSize(line.c_str()).x, narrow) << line;
+    }
   }
 }
 
