@@ -14,6 +14,7 @@
 #include "../render/gl_generation.hpp"
 #include "../render/shader_program.hpp"
 #include "../render/shader_sources.hpp"
+#include "callback_scissor.hpp"
 #include "strip_geometry.hpp"
 
 namespace plot {
@@ -125,17 +126,11 @@ void strip_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   const ImDrawData* data = ImGui::GetDrawData();
   Program& p = program();
   if (!data || !p.program || b.indices.empty()) return;
-  const ImVec2 pos = data->DisplayPos, size = data->DisplaySize, scale = data->FramebufferScale;
-  const float fb_h = size.y * scale.y;
-  // The backend scissors each draw command with its clip rectangle; a callback has to. Its
-  // blend state (ImGui's) is still set: the strip blends as ImGui's strips blend.
-  const ImVec4 c((cmd->ClipRect.x - pos.x) * scale.x, (cmd->ClipRect.y - pos.y) * scale.y, (cmd->ClipRect.z - pos.x) * scale.x,
-                 (cmd->ClipRect.w - pos.y) * scale.y);
-  if (c.z <= c.x || c.w <= c.y) return;
-  glScissor(int(c.x), int(fb_h - c.w), int(c.z - c.x), int(c.w - c.y));
+  // ImGui's blend state is still set: the strip blends as ImGui's strips blend.
+  if (!scissor_to_command(*cmd, *data)) return;
   p.program->use();
-  glUniform2f(p.program->uniform("u_display_pos"), pos.x, pos.y);
-  glUniform2f(p.program->uniform("u_display_size"), size.x, size.y);
+  glUniform2f(p.program->uniform("u_display_pos"), data->DisplayPos.x, data->DisplayPos.y);
+  glUniform2f(p.program->uniform("u_display_size"), data->DisplaySize.x, data->DisplaySize.y);
   upload_frame(p);
   glBindVertexArray(p.vao[p.current]);
   glDrawElements(GL_TRIANGLES, GLsizei(b.indices.size()), GL_UNSIGNED_INT,

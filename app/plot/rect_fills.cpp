@@ -12,6 +12,7 @@
 #include "../render/gl_generation.hpp"
 #include "../render/shader_program.hpp"
 #include "../render/shader_sources.hpp"
+#include "callback_scissor.hpp"
 
 namespace plot::detail {
 namespace {
@@ -123,13 +124,8 @@ void translucent_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   const ImDrawData* data = ImGui::GetDrawData();
   Program& p = program();
   if (!data || !p.program) return;
-  const ImVec2 pos = data->DisplayPos, size = data->DisplaySize, scale = data->FramebufferScale;
-  const float fb_h = size.y * scale.y;
-  // The backend scissors each draw command with its clip rectangle; a callback has to.
-  const ImVec4 c((cmd->ClipRect.x - pos.x) * scale.x, (cmd->ClipRect.y - pos.y) * scale.y, (cmd->ClipRect.z - pos.x) * scale.x,
-                 (cmd->ClipRect.w - pos.y) * scale.y);
-  if (c.z <= c.x || c.w <= c.y) return;
-  glScissor(int(c.x), int(fb_h - c.w), int(c.z - c.x), int(c.w - c.y));
+  if (!scissor_to_command(*cmd, *data)) return;
+  const ImVec2 pos = data->DisplayPos, size = data->DisplaySize;
   // Display coordinates -> NDC as the backend's orthographic projection.
   auto ndc_x = [&](float x) { return 2.0f * (x - pos.x) / size.x - 1.0f; };
   auto ndc_y = [&](float y) { return 1.0f - 2.0f * (y - pos.y) / size.y; };
