@@ -221,7 +221,8 @@ void draw_theta_lesson_view(ViewContext& ctx) {
                    first_negative_text(bounds->first_negative_high, L) + " (Men et al.)"
              : std::string("B(m) = Σcos(mθ_i): computing…");
   // Where the whole of it does not fit on the line (2× on a projector), the short form does,
-  // the whole in its tooltip; a line of its own would push the plots past the bottom.
+  // the whole in its tooltip; a line of its own would push the plots past the bottom. (A
+  // phone's page scrolls: there it keeps its words, on lines of its own.)
   auto first_m = [](long long m) { return m < 0 ? std::string("none") : std::to_string(m); };
   const std::string bound_short =
       bounds ? "B < 0: " + first_m(bounds->first_negative_low) + " | " + first_m(bounds->first_negative_high) : bound_full;
@@ -231,7 +232,7 @@ void draw_theta_lesson_view(ViewContext& ctx) {
   bool on_line[4] = {false, false, false, false};  // entry k continues the line of k − 1
   float legend_h = line_h, line_w = ImGui::CalcTextSize(low_entry.c_str()).x;
   for (int k = 1; k < 4; ++k) {
-    if (k == 3 && line_w + gap + ImGui::CalcTextSize(bound_full.c_str()).x > width &&
+    if (k == 3 && !ctx.narrow && line_w + gap + ImGui::CalcTextSize(bound_full.c_str()).x > width &&
         line_w + gap + ImGui::CalcTextSize(bound_short.c_str()).x <= width)
       bound_entry = bound_short;
     const float w = ImGui::CalcTextSize(entries[k]->c_str()).x;
