@@ -158,7 +158,9 @@ TEST(HubModel, ShardedModelByNameReadsConfigIndexHeadersThenQkAndCachesThem) {
     const std::string& file = repo.files.at(r.url.substr(r.url.rfind('/') + 1));
     const auto header_end = 8 + pe::safetensors_header_length(std::span(reinterpret_cast<const std::uint8_t*>(file.data()), 8));
     (r.range->offset < header_end ? headers : data) += r.range->length;
-    if (r.range->offset < header_end) EXPECT_LE(r.range->end(), header_end);
+    if (r.range->offset < header_end) {
+      EXPECT_LE(r.range->end(), header_end);
+    }
   }
   EXPECT_EQ(data, 2u * 96 * 64 * 2);
 

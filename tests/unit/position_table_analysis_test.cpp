@@ -44,8 +44,12 @@ TEST(PositionCosineSimilarity, SinusoidalTableMatchesTheClosedFormAndIsABand) {
   for (long long p = 0; p < P; ++p)
     for (long long q = 0; q < P; ++q) {
       const long long gap = std::llabs(p - q);
-      if (gap >= 1) EXPECT_LT(s(p, q), s(p, p));
-      if (gap >= 2) EXPECT_LT(s(p, q), s(p, p + (q > p ? 1 : -1))) << p << ", " << q;
+      if (gap >= 1) {
+        EXPECT_LT(s(p, q), s(p, p));
+      }
+      if (gap >= 2) {
+        EXPECT_LT(s(p, q), s(p, p + (q > p ? 1 : -1))) << p << ", " << q;
+      }
     }
 }
 

@@ -136,7 +136,9 @@ TEST(TransformerXl, MapsHaveTheDependenciesOfEachTerm) {
       // (c) = u·k_j: the same for every query that sees key j.
       EXPECT_DOUBLE_EQ(m.c(i, j), m.c(j, j));
       // (d) = v·r_{i−j}: a function of the distance only.
-      if (i + 1 < 10) EXPECT_NEAR(m.d(i, j), m.d(i + 1, j + 1), 1e-12);
+      if (i + 1 < 10) {
+        EXPECT_NEAR(m.d(i, j), m.d(i + 1, j + 1), 1e-12);
+      }
     }
   }
 }

@@ -63,11 +63,15 @@ TEST(T5Buckets, BidirectionalTableOfT5BaseAtEveryBoundary) {
     const long long bucket = static_cast<long long>(b);
     // Keys before the query: relative position −n.
     EXPECT_EQ(pe::t5_relative_bucket(-start, p), bucket) << "distance " << start << " before";
-    if (start > 0) EXPECT_EQ(pe::t5_relative_bucket(-(start - 1), p), bucket - 1) << "distance " << start - 1;
+    if (start > 0) {
+      EXPECT_EQ(pe::t5_relative_bucket(-(start - 1), p), bucket - 1) << "distance " << start - 1;
+    }
     // Keys after the query: relative position +n (n >= 1), 16 + bucket.
     if (start > 0) {
       EXPECT_EQ(pe::t5_relative_bucket(start, p), 16 + bucket) << "distance " << start << " after";
-      if (start > 1) EXPECT_EQ(pe::t5_relative_bucket(start - 1, p), 16 + bucket - 1);
+      if (start > 1) {
+        EXPECT_EQ(pe::t5_relative_bucket(start - 1, p), 16 + bucket - 1);
+      }
     }
   }
   EXPECT_EQ(pe::t5_relative_bucket(0, p), 0);
@@ -83,7 +87,9 @@ TEST(T5Buckets, CausalTableOfT5BaseAtEveryBoundary) {
   for (std::size_t b = 0; b < kCausalStarts.size(); ++b) {
     const long long start = kCausalStarts[b];
     EXPECT_EQ(pe::t5_relative_bucket(-start, p), static_cast<long long>(b)) << "distance " << start;
-    if (start > 0) EXPECT_EQ(pe::t5_relative_bucket(-(start - 1), p), static_cast<long long>(b) - 1);
+    if (start > 0) {
+      EXPECT_EQ(pe::t5_relative_bucket(-(start - 1), p), static_cast<long long>(b) - 1);
+    }
   }
   // Every key after the query: bucket 0.
   for (long long r : {1LL, 2LL, 100LL, 1'000'000LL}) EXPECT_EQ(pe::t5_relative_bucket(r, p), 0);

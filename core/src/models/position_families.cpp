@@ -20,9 +20,6 @@ ClassKey key(const char* name, std::optional<long long> fallback) { return Class
 ClassKey key(const char* name, const char* alias, std::optional<long long> fallback) {
   return ClassKey{{name, alias, nullptr}, fallback};
 }
-ClassKey key(const char* name, const char* alias, const char* alias2, std::optional<long long> fallback) {
-  return ClassKey{{name, alias, alias2}, fallback};
-}
 const ClassKey kNone{};
 FamilyParameter param(const char* name, ClassKey k, bool boolean = false) { return FamilyParameter{name, k, boolean}; }
 
