@@ -14,7 +14,7 @@
 #include "../render/gl_generation.hpp"
 #include "../render/shader_program.hpp"
 #include "../render/shader_sources.hpp"
-#include "callback_scissor.hpp"
+#include "draw_callbacks.hpp"
 #include "strip_geometry.hpp"
 
 namespace plot {
@@ -44,9 +44,8 @@ unsigned long long g_generation = 0;
 std::deque<Batch>& batches() {
   static std::deque<Batch> calls;
   static int frame = -1;
-  if (ImGui::GetFrameCount() != frame) {  // the previous frame has been rendered by now
+  if (starts_new_frame(frame)) {
     calls.clear();
-    frame = ImGui::GetFrameCount();
     ++g_generation;
   }
   return calls;
@@ -127,7 +126,7 @@ void strip_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   Program& p = program();
   if (!data || !p.program || b.indices.empty()) return;
   // ImGui's blend state is still set: the strip blends as ImGui's strips blend.
-  if (!scissor_to_command(*cmd, *data)) return;
+  if (!scissor_to_clip(cmd->ClipRect, *data)) return;
   p.program->use();
   glUniform2f(p.program->uniform("u_display_pos"), data->DisplayPos.x, data->DisplayPos.y);
   glUniform2f(p.program->uniform("u_display_size"), data->DisplaySize.x, data->DisplaySize.y);
@@ -152,7 +151,6 @@ Batch& batch_for(ImDrawList* draw) {
       return calls.back();
   }
   calls.emplace_back();
-  ++g_generation;
   draw->AddCallback(strip_callback, &calls.back());
   draw->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
   return calls.back();

@@ -18,6 +18,7 @@
 #include "../render/shader_sources.hpp"
 #include "../render/texture.hpp"
 #include "colormap.hpp"
+#include "draw_callbacks.hpp"
 #include "encoding_sampling.hpp"
 
 namespace plot {
@@ -98,13 +99,10 @@ void values_callback(const ImDrawList*, const ImDrawCmd* cmd) {
 }
 
 void HeatmapRenderer::start_frame_if_new() {
-  const int frame = ImGui::GetFrameCount();
-  if (frame == frame_) return;
-  // The previous frame has been rendered by now (NewFrame comes after Render).
+  if (!starts_new_frame(frame_)) return;
   encoding_calls_.clear();
   value_calls_.clear();
-  frame_ = frame;
-  std::erase_if(resources_, [&](const auto& entry) { return frame - entry.second.last_frame > kEvictAfterFrames; });
+  std::erase_if(resources_, [&](const auto& entry) { return frame_ - entry.second.last_frame > kEvictAfterFrames; });
 }
 
 void HeatmapRenderer::queue_encoding(ImDrawList* draw, EncodingDrawCall call) {
@@ -157,11 +155,7 @@ std::optional<ImVec4> HeatmapRenderer::prepare(const ImVec2& quad_min, const ImV
   const float y0 = std::max({(clip.y - fb.display_pos.y) * fb.scale.y, (quad_min.y - fb.display_pos.y) * fb.scale.y, 0.0f});
   const float x1 = std::min({(clip.z - fb.display_pos.x) * fb.scale.x, (quad_max.x - fb.display_pos.x) * fb.scale.x, fb.width});
   const float y1 = std::min({(clip.w - fb.display_pos.y) * fb.scale.y, (quad_max.y - fb.display_pos.y) * fb.scale.y, fb.height});
-  if (x1 <= x0 || y1 <= y0) return std::nullopt;
-  const ImVec4 cx((clip.x - fb.display_pos.x) * fb.scale.x, (clip.y - fb.display_pos.y) * fb.scale.y,
-                  (clip.z - fb.display_pos.x) * fb.scale.x, (clip.w - fb.display_pos.y) * fb.scale.y);
-  glScissor(static_cast<int>(cx.x), static_cast<int>(fb.height - cx.w), static_cast<int>(cx.z - cx.x),
-            static_cast<int>(cx.w - cx.y));
+  if (x1 <= x0 || y1 <= y0 || !scissor_to_clip(clip, *data)) return std::nullopt;
   return ImVec4(x0, y0, x1, y1);
 }
 

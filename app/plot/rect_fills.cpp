@@ -12,7 +12,7 @@
 #include "../render/gl_generation.hpp"
 #include "../render/shader_program.hpp"
 #include "../render/shader_sources.hpp"
-#include "callback_scissor.hpp"
+#include "draw_callbacks.hpp"
 
 namespace plot::detail {
 namespace {
@@ -36,10 +36,7 @@ using Fill = QueuedFill;
 std::deque<Fill>& fills() {
   static std::deque<Fill> calls;
   static int frame = -1;
-  if (ImGui::GetFrameCount() != frame) {  // the previous frame has been rendered by now
-    calls.clear();
-    frame = ImGui::GetFrameCount();
-  }
+  if (starts_new_frame(frame)) calls.clear();
   return calls;
 }
 
@@ -124,7 +121,7 @@ void translucent_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   const ImDrawData* data = ImGui::GetDrawData();
   Program& p = program();
   if (!data || !p.program) return;
-  if (!scissor_to_command(*cmd, *data)) return;
+  if (!scissor_to_clip(cmd->ClipRect, *data)) return;
   const ImVec2 pos = data->DisplayPos, size = data->DisplaySize;
   // Display coordinates -> NDC as the backend's orthographic projection.
   auto ndc_x = [&](float x) { return 2.0f * (x - pos.x) / size.x - 1.0f; };

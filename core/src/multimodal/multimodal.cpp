@@ -490,7 +490,7 @@ void flattened_grid_scores_into(TableD& out, const RelativeScoreCoefficients& c,
   Eigen::ArrayXd angle(pairs), sn(pairs), cs(pairs);
   for (long long r = 0; r < rows; ++r) {
     const double step = static_cast<double>((r - query_row) * cols);
-    for (Eigen::Index i = 0; i < pairs; ++i) angle[i] = step * layout.inv_freq_of_pair[i];
+    angle = step * layout.inv_freq_of_pair;
     sincos_batch(angle.data(), sn.data(), cs.data(), pairs);
     for (Eigen::Index i = 0; i < pairs; ++i) {
       left(r, i) = c.a[i] * cs[i] + c.b[i] * sn[i];       // Re U
@@ -499,7 +499,7 @@ void flattened_grid_scores_into(TableD& out, const RelativeScoreCoefficients& c,
   }
   for (long long col = 0; col < cols; ++col) {
     const double step = static_cast<double>(col - query_col);
-    for (Eigen::Index i = 0; i < pairs; ++i) angle[i] = step * layout.inv_freq_of_pair[i];
+    angle = step * layout.inv_freq_of_pair;
     sincos_batch(angle.data(), sn.data(), cs.data(), pairs);
     right.col(col).head(pairs) = cs.matrix();
     right.col(col).tail(pairs) = sn.matrix();
