@@ -57,6 +57,8 @@ class AsyncValue {
   }
   // The value on screen is not yet the one for the newest key.
   bool settling() const { return job_.valid(); }
+  // The value on screen (null before the first), for a compute that can reuse its parts.
+  const Value* latest() const { return value_ ? &*value_ : nullptr; }
 
  private:
   std::optional<Value> value_;

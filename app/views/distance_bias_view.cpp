@@ -31,10 +31,12 @@ struct Comparison {
   std::string error;
 };
 
-std::shared_ptr<const Comparison> compute(const pe::DistanceComparisonParams& params) {
+std::shared_ptr<const Comparison> compute(const pe::DistanceComparisonParams& params, const Comparison* previous) {
   auto c = std::make_shared<Comparison>();
   try {
-    c->result = pe::compare_distance_curves(params);
+    // While θ is dragged only RoPE's curve changes: core reuses the others from the last one.
+    c->result = previous && previous->error.empty() ? pe::compare_distance_curves(params, previous->result)
+                                                    : pe::compare_distance_curves(params);
     c->distance = as_vector(c->result.distance);
     for (const auto& curve : c->result.curves) {
       c->value.push_back(as_vector(curve.value));
@@ -60,7 +62,10 @@ const Comparison& comparison_for(const ViewContext& ctx, long long samples) {
   // RoPE's and xPos's curves cost samples × d/2 cosines and powers, again for every θ while
   // it is dragged: a worker past ~2·10^4 of them (d = 64 at 600 samples).
   const bool wait = ctx.exporting || params.samples * params.dim / 2 <= 20'000;
-  return *slot_for(slots, &ctx.derived).get(params_key(params), wait, [params](const std::string&) { return compute(params); });
+  auto& slot = slot_for(slots, &ctx.derived);
+  const std::shared_ptr<const Comparison> previous = slot.latest() ? *slot.latest() : nullptr;
+  return *slot.get(params_key(params), wait,
+                   [params, previous](const std::string&) { return compute(params, previous.get()); });
 }
 
 // The index of the sampled distance nearest x.

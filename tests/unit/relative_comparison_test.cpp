@@ -51,6 +51,47 @@ TEST(DistanceComparison, RopeSentenceCountsThePairsExtrapolationCounts) {
   }
 }
 
+// Reusing the last comparison while θ is dragged gives what a fresh one gives, and any other
+// parameter's change is not mistaken for θ's (xPos's scale_base here: its curve must move).
+TEST(DistanceComparison, ReuseAcrossThetaMatchesAFreshComparison) {
+  pe::DistanceComparisonParams p;
+  p.dim = 128;
+  p.samples = 300;
+  p.length = 50'000;
+  const pe::DistanceComparison first = pe::compare_distance_curves(p);
+  auto expect_same = [](const pe::DistanceComparison& a, const pe::DistanceComparison& b) {
+    ASSERT_EQ(a.curves.size(), b.curves.size());
+    ASSERT_EQ(a.distance.size(), b.distance.size());
+    EXPECT_TRUE((a.distance == b.distance).all());
+    for (std::size_t k = 0; k < a.curves.size(); ++k) {
+      EXPECT_EQ(a.curves[k].label, b.curves[k].label);
+      EXPECT_EQ(a.curves[k].past_training, b.curves[k].past_training);
+      EXPECT_TRUE((a.curves[k].value == b.curves[k].value).all()) << a.curves[k].key;
+      EXPECT_TRUE((a.curves[k].normalised == b.curves[k].normalised).all()) << a.curves[k].key;
+    }
+  };
+  for (const double theta : {500.0, 1e6}) {
+    pe::DistanceComparisonParams q = p;
+    q.theta = theta;
+    const pe::DistanceComparison reused = pe::compare_distance_curves(q, first);
+    EXPECT_TRUE(reused.params == q);
+    expect_same(reused, pe::compare_distance_curves(q));
+    const long long rope = first.find("rope");
+    EXPECT_FALSE((reused.curves[std::size_t(rope)].value == first.curves[std::size_t(rope)].value).all()) << theta;
+  }
+  pe::DistanceComparisonParams other = p;
+  other.theta = 1e5;
+  other.scale_base = 64.0;
+  const pe::DistanceComparison moved = pe::compare_distance_curves(other, first);
+  expect_same(moved, pe::compare_distance_curves(other));
+  const std::size_t xpos = std::size_t(first.find("xpos"));
+  EXPECT_LT(moved.curves[xpos].at_end, first.curves[xpos].at_end);
+  // A bad θ is refused on the reusing path too.
+  other = p;
+  other.theta = 0.5;
+  EXPECT_THROW(pe::compare_distance_curves(other, first), pe::InvalidArgument);
+}
+
 TEST(DistanceComparison, EveryFamilyOnOneAxis) {
   pe::DistanceComparisonParams p;  // L_train 512, distances to 2047, 8 heads, d = 64
   p.samples = 4096;                // every distance, so index = distance

@@ -185,6 +185,7 @@ long long DistanceComparison::find(const std::string& key) const {
 DistanceComparison compare_distance_curves(const DistanceComparisonParams& p) {
   require_params(p);
   DistanceComparison cmp;
+  cmp.params = p;
   cmp.training_length = p.training_length;
   cmp.length = p.length;
   cmp.distance = comparison_distances(p.length, p.samples, p.training_length);
@@ -193,6 +194,21 @@ DistanceComparison compare_distance_curves(const DistanceComparisonParams& p) {
     finish(c, cmp);
     c.past_training = past_training_text(c, p);
   }
+  return cmp;
+}
+
+DistanceComparison compare_distance_curves(const DistanceComparisonParams& p, const DistanceComparison& previous) {
+  DistanceComparisonParams same_theta = previous.params;
+  same_theta.theta = p.theta;
+  const long long rope = previous.find("rope");
+  if (!(same_theta == p) || rope < 0 || previous.distance.size() == 0) return compare_distance_curves(p);
+  require_params(p);
+  DistanceComparison cmp = previous;
+  cmp.params = p;
+  DistanceCurve& c = cmp.curves[std::size_t(rope)];
+  c = rope_curve(p, cmp.distance);
+  finish(c, cmp);
+  c.past_training = past_training_text(c, p);
   return cmp;
 }
 

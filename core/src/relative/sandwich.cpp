@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "pe/base/errors.hpp"
+#include "pe/encodings/simd.hpp"
 #include "pe/encodings/sinusoidal.hpp"
 
 namespace pe {
@@ -25,9 +26,13 @@ Eigen::ArrayXd sandwich_bias_curve(const Eigen::Ref<const Eigen::ArrayXd>& dista
   require_even_dim("sandwich_dim", sandwich_dim, "Sandwich");
   if (!distances.isFinite().all()) throw InvalidArgument("distances", "a non-finite entry", "distances must be finite");
   const Eigen::ArrayXd omega = sinusoidal_frequencies(sandwich_dim, 10000.0);
-  Eigen::ArrayXd out(distances.size());
-  for (Eigen::Index i = 0; i < distances.size(); ++i)
-    out[i] = (distances[i] * omega).cos().sum() - static_cast<double>(sandwich_dim / 2);
+  // Core's vector sincos (Eigen's cos of doubles is scalar libm): a curve is samples × d̄/2 cosines.
+  Eigen::ArrayXd out(distances.size()), angle(omega.size()), sn(omega.size()), cs(omega.size());
+  for (Eigen::Index i = 0; i < distances.size(); ++i) {
+    angle = distances[i] * omega;
+    sincos_batch(angle.data(), sn.data(), cs.data(), angle.size());
+    out[i] = cs.sum() - static_cast<double>(sandwich_dim / 2);
+  }
   return out;
 }
 

@@ -59,6 +59,7 @@ struct DistanceComparisonParams {
   long long dim = 64;
   double theta = 10000.0;
   double scale_base = 512.0;
+  bool operator==(const DistanceComparisonParams&) const = default;
 };
 
 enum class DistanceCurveKind { Bias, Multiplier, Score, Transform };
@@ -83,6 +84,7 @@ struct DistanceComparison {
   long long training_length = 0;
   long long length = 0;
   std::vector<DistanceCurve> curves;  // the nine above, in that order
+  DistanceComparisonParams params;    // what it was computed from
   // Index into `curves` by key; −1 if absent.
   long long find(const std::string& key) const;
 };
@@ -91,6 +93,11 @@ struct DistanceComparison {
 // length 2 … kMaxLength, samples 2 … 100000, heads / head as ALiBi's, t5_head 1 … heads, the
 // families' own checks, dim even, theta > 1, (length − 1)·θ_0 within extrapolation's limits).
 DistanceComparison compare_distance_curves(const DistanceComparisonParams& params);
+
+// The same, reusing `previous` when only θ differs: RoPE's curve is the one that depends on
+// it, so the others (xPos's d/2 powers per distance, Sandwich's cosines) are copied, not
+// recomputed, while θ is dragged. Any other difference computes everything.
+DistanceComparison compare_distance_curves(const DistanceComparisonParams& params, const DistanceComparison& previous);
 
 // The distances compare_distance_curves samples: all of 0 … length − 1 when length <= samples,
 // else `samples` rounded evenly spaced integers plus L_train − 1 and L_train (when < length),

@@ -25,6 +25,7 @@ namespace pe {
 struct FireParams {
   double fire_c = 1.0;
   double fire_threshold = 512.0;
+  bool operator==(const FireParams&) const = default;
 };
 
 void require_fire_params(const FireParams& params);

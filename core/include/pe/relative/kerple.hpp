@@ -24,6 +24,7 @@ namespace pe {
 struct KerpleParams {
   double r1 = 1.0;
   double r2 = 1.0;
+  bool operator==(const KerpleParams&) const = default;
 };
 
 void require_kerple_log(const KerpleParams& params);

@@ -49,6 +49,7 @@ struct T5BucketParams {
   long long num_buckets = 32;
   long long max_distance = 128;
   bool causal = false;
+  bool operator==(const T5BucketParams&) const = default;
 };
 
 // Throws InvalidArgument naming num_buckets or max_distance with the allowed range above.
