@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <future>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,13 +56,15 @@ Keys method_keys(const AppState& s, const Derived& derived, long long n) {
   return keys;
 }
 
-// Computes the methods whose key is non-empty.
-Patterns compute_patterns(const pe::AttentionParams& params, const Keys& which) {
+using Tokens = std::shared_ptr<const pe::AttentionTokens>;
+
+// Computes the methods whose key is non-empty, from the shared seeded tokens.
+Patterns compute_patterns(const pe::AttentionParams& params, const Keys& which, const Tokens& tokens) {
   Patterns out;
   for (std::size_t m = 0; m < out.size(); ++m) {
     if (which[m].empty()) continue;
     try {
-      out[m] = {pe::attention_pattern(kAttentionMethods[m], params), {}};
+      out[m] = {pe::attention_pattern(kAttentionMethods[m], params, *tokens), {}};
     } catch (const std::exception& e) {
       out[m] = {{}, e.what()};
     }
@@ -80,7 +83,33 @@ struct Slot {
   unsigned long long version = 0;
   std::future<Patterns> job;
   Keys job_keys;
+  // X, Wq, Wk, XWq, XWk for (length, d, seed): θ leaves them alone (pe::attention_tokens).
+  Tokens tokens;
+  std::string tokens_error;
 };
+
+// The slot's tokens for `params`, made (in place) when the length, d or seed changed; null
+// with the slot's tokens_error when they cannot be made.
+Tokens tokens_for(Slot& slot, const pe::AttentionParams& params) {
+  if (slot.tokens && slot.tokens->length == params.length && slot.tokens->dim == params.dim && slot.tokens->seed == params.seed)
+    return slot.tokens;
+  slot.tokens.reset();
+  try {
+    slot.tokens = std::make_shared<const pe::AttentionTokens>(pe::attention_tokens(params.length, params.dim, params.seed));
+    slot.tokens_error.clear();
+  } catch (const std::exception& e) {
+    slot.tokens_error = e.what();
+  }
+  return slot.tokens;
+}
+
+// Every stale method carries `error` (the tokens could not be made).
+Patterns failed_patterns(const Keys& which, const std::string& error) {
+  Patterns out;
+  for (std::size_t m = 0; m < out.size(); ++m)
+    if (!which[m].empty()) out[m] = {{}, error};
+  return out;
+}
 
 Slot& slot_for(const Derived* derived) {
   static std::map<const Derived*, Slot> slots;
@@ -132,14 +161,19 @@ void draw_attention_view(ViewContext& ctx) {
   }
   // Cheap updates (small d) stay synchronous, so a frame always shows its own state; the
   // choice depends on d alone, so the same inputs always take the same path.
-  if (any && (ctx.exporting || shape_changed || s.rope.head_dim < kAsyncAttentionDim)) {
-    apply(compute_patterns(attention_params(s, ctx.derived), stale), stale);
+  const pe::AttentionParams params = any ? attention_params(s, ctx.derived) : pe::AttentionParams{};
+  const Tokens tokens = any ? tokens_for(slot, params) : nullptr;
+  if (any && !tokens) {
+    apply(failed_patterns(stale, slot.tokens_error), stale);
+    slot.job_keys = {};
+  } else if (any && (ctx.exporting || shape_changed || s.rope.head_dim < kAsyncAttentionDim)) {
+    apply(compute_patterns(params, stale, tokens), stale);
     slot.job_keys = {};  // a busy worker's patterns are older than these: applied, they change nothing
   } else if (any && !slot.job.valid()) {
     slot.job_keys = stale;
     // The finished worker wakes the GUI, which may be asleep waiting for input.
-    slot.job = start_worker([params = attention_params(s, ctx.derived), stale] {
-      auto patterns = compute_patterns(params, stale);
+    slot.job = start_worker([params, stale, tokens] {
+      auto patterns = compute_patterns(params, stale, tokens);
       wake_gui();
       return patterns;
     });

@@ -134,9 +134,10 @@ bool update_side_cosines(SideCosines& t, const Eigen::ArrayXd& inv_freq, unsigne
   if (key == t.key) return false;
   t.key = key;
   t.cos.resize(std::size_t(inv_freq.size()) * std::size_t(columns));
-  std::vector<double> angles(static_cast<std::size_t>(columns)), sines(static_cast<std::size_t>(columns));
+  std::vector<double> positions(static_cast<std::size_t>(columns)), angles(positions.size()), sines(positions.size());
+  for (int c = 0; c < columns; ++c) positions[std::size_t(c)] = std::floor(double(c) * double(length) / columns);
   for (Eigen::Index i = 0; i < inv_freq.size(); ++i) {
-    for (int c = 0; c < columns; ++c) angles[std::size_t(c)] = std::floor(double(c) * double(length) / columns) * inv_freq[i];
+    for (int c = 0; c < columns; ++c) angles[std::size_t(c)] = positions[std::size_t(c)] * inv_freq[i];
     pe::sincos_batch(angles.data(), sines.data(), t.cos.data() + std::size_t(i) * std::size_t(columns), columns);
   }
   return true;

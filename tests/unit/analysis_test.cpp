@@ -203,6 +203,40 @@ INSTANTIATE_TEST_SUITE_P(AllMethods, AttentionPatterns,
                                            pe::AttentionMethod::Alibi),
                          [](const auto& info) { return std::string(pe::to_string(info.param)); });
 
+// A view keeps the seeded tokens while θ is dragged: patterns from kept tokens equal fresh
+// ones at the new θ, for the methods θ moves and the ones it does not; tokens made for another
+// length, d or seed are refused by name.
+TEST(Attention, KeptTokensGiveTheFreshPatterns) {
+  pe::AttentionParams params;
+  params.length = 20;
+  params.dim = 32;
+  params.seed = 9;
+  const pe::AttentionTokens tokens = pe::attention_tokens(params.length, params.dim, params.seed);
+  for (const double theta : {100.0, 1e6}) {
+    params.theta = theta;
+    for (const auto m : {pe::AttentionMethod::Sinusoidal, pe::AttentionMethod::Rope, pe::AttentionMethod::Learned,
+                         pe::AttentionMethod::NoPosition}) {
+      EXPECT_TRUE((pe::attention_pattern(m, params, tokens) == pe::attention_pattern(m, params)).all()) << pe::to_string(m);
+    }
+  }
+  params.theta = 100.0;
+  const pe::TableF low = pe::attention_pattern(pe::AttentionMethod::Rope, params, tokens);
+  params.theta = 1e6;
+  EXPECT_GT((low - pe::attention_pattern(pe::AttentionMethod::Rope, params, tokens)).abs().maxCoeff(), 1e-4);
+  for (int change = 0; change < 3; ++change) {
+    pe::AttentionParams other = params;
+    if (change == 0) other.length = 21;
+    if (change == 1) other.dim = 16;
+    if (change == 2) other.seed = 10;
+    try {
+      pe::attention_pattern(pe::AttentionMethod::Rope, other, tokens);
+      ADD_FAILURE() << "tokens for another shape accepted, change " << change;
+    } catch (const pe::InvalidArgument& e) {
+      EXPECT_EQ(e.parameter(), "tokens");
+    }
+  }
+}
+
 TEST(Attention, MethodsDifferAndAlibiFavoursRecent) {
   pe::AttentionParams params;
   params.length = 32;

@@ -288,28 +288,65 @@ void apply_xpos(MatrixD& q, MatrixD& k, const AttentionParams& params) {
 
 }  // namespace
 
-TableF attention_pattern(AttentionMethod method, const AttentionParams& params) {
-  const long long length = params.length, dim = params.dim;
+namespace {
+
+void require_attention_shape(long long length, long long dim) {
   require_length("length", length);
-  require_attention_inputs(method, dim, params.theta, params.alibi_slope, params.learned_sigma);
+  require_dim("dim", dim);
   // Every working matrix is checked before anything is allocated.
   check_table_budget("attention scores", length, length, sizeof(double));
   check_table_budget("attention token matrix", length, dim, 3 * sizeof(double));
   check_table_budget("attention projections", dim, dim, 2 * sizeof(double));
+}
 
+}  // namespace
+
+AttentionTokens attention_tokens(long long length, long long dim, std::uint64_t seed) {
+  require_attention_shape(length, dim);
+  AttentionTokens t;
+  t.length = length;
+  t.dim = dim;
+  t.seed = seed;
   // Token content X ~ N(0, 1); projections ~ N(0, 1/d) so Q, K entries stay ~ N(0, 1).
-  MatrixD x = seeded_matrix(length, dim, mix_seed(params.seed, 0), 1.0);
-  if (method == AttentionMethod::Sinusoidal) {
-    x += sinusoidal_table(length, dim, params.theta).cast<double>().matrix();
-  } else if (method == AttentionMethod::Learned) {
-    const LearnedEmbedding learned(length, dim, params.learned_sigma, mix_seed(params.seed, 3));
-    x += learned.table().cast<double>().matrix();
-  }
+  t.x = seeded_matrix(length, dim, mix_seed(seed, 0), 1.0);
   const double w_sigma = 1.0 / std::sqrt(static_cast<double>(dim));
-  const MatrixD wq = seeded_matrix(dim, dim, mix_seed(params.seed, 1), w_sigma);
-  const MatrixD wk = seeded_matrix(dim, dim, mix_seed(params.seed, 2), w_sigma);
-  MatrixD q = x * wq;
-  MatrixD k = x * wk;
+  t.wq = seeded_matrix(dim, dim, mix_seed(seed, 1), w_sigma);
+  t.wk = seeded_matrix(dim, dim, mix_seed(seed, 2), w_sigma);
+  t.q = t.x * t.wq;
+  t.k = t.x * t.wk;
+  return t;
+}
+
+TableF attention_pattern(AttentionMethod method, const AttentionParams& params) {
+  require_attention_shape(params.length, params.dim);
+  require_attention_inputs(method, params.dim, params.theta, params.alibi_slope, params.learned_sigma);
+  return attention_pattern(method, params, attention_tokens(params.length, params.dim, params.seed));
+}
+
+TableF attention_pattern(AttentionMethod method, const AttentionParams& params, const AttentionTokens& tokens) {
+  const long long length = params.length, dim = params.dim;
+  require_attention_shape(length, dim);
+  require_attention_inputs(method, dim, params.theta, params.alibi_slope, params.learned_sigma);
+  if (tokens.length != length || tokens.dim != dim || tokens.seed != params.seed)
+    throw InvalidArgument("tokens", "for length " + format_integer(tokens.length) + ", dim " + format_integer(tokens.dim),
+                          "the tokens of length " + format_integer(length) + ", dim " + format_integer(dim) + " and this seed");
+
+  // Additive methods add their table to X before the projections (as the models do).
+  MatrixD q, k;
+  if (method == AttentionMethod::Sinusoidal || method == AttentionMethod::Learned) {
+    MatrixD x = tokens.x;
+    if (method == AttentionMethod::Sinusoidal) {
+      x += sinusoidal_table(length, dim, params.theta).cast<double>().matrix();
+    } else {
+      const LearnedEmbedding learned(length, dim, params.learned_sigma, mix_seed(params.seed, 3));
+      x += learned.table().cast<double>().matrix();
+    }
+    q = x * tokens.wq;
+    k = x * tokens.wk;
+  } else {
+    q = tokens.q;
+    k = tokens.k;
+  }
   if (method == AttentionMethod::Rope) {
     const Eigen::ArrayXd positions = Eigen::ArrayXd::LinSpaced(length, 0.0, static_cast<double>(length - 1));
     const Eigen::ArrayXd inv_freq =

@@ -87,6 +87,20 @@ struct AttentionParams {
 // length × length row-stochastic matrix softmax(QKᵀ/√d + causal mask [+ the method's bias]);
 // masked entries are exactly 0.
 TableF attention_pattern(AttentionMethod method, const AttentionParams& params);
+
+// The seeded inputs every method shares, for (length, dim, seed): token content X, the
+// projections Wq, Wk, and Q = X·Wq, K = X·Wk for the methods that add nothing to X. None of
+// them depends on θ, so a view dragging θ keeps them (at d = 1024: 2·10^6 normal samples and
+// two 64 × 1024 × 1024 products a pattern). Validated as attention_pattern validates.
+struct AttentionTokens {
+  long long length = 0, dim = 0;
+  std::uint64_t seed = 0;
+  MatrixD x, wq, wk, q, k;
+};
+AttentionTokens attention_tokens(long long length, long long dim, std::uint64_t seed);
+// attention_pattern from `tokens`, the same numbers; tokens for another (length, dim, seed)
+// are refused (InvalidArgument "tokens").
+TableF attention_pattern(AttentionMethod method, const AttentionParams& params, const AttentionTokens& tokens);
 // What every attention method's inputs must satisfy (d even for RoPE, θ > 1, ALiBi slope
 // >= 0, learned sigma > 0); throws InvalidArgument naming the parameter.
 void require_attention_inputs(AttentionMethod method, long long dim, double theta, double alibi_slope,
