@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -19,6 +21,7 @@
 #include "../render/texture.hpp"
 #include "colormap.hpp"
 #include "draw_callbacks.hpp"
+#include "encoding_pixels.hpp"
 #include "encoding_sampling.hpp"
 
 namespace plot {
@@ -28,6 +31,11 @@ namespace {
 struct KeyResources {
   render::Texture texture;
   std::vector<float> uploaded;  // encoding rows: last uploaded parameters
+  // Encoding heatmaps computed on the CPU (software renderers): the colours, their texture
+  // and what they were computed from.
+  render::Texture image;
+  std::vector<std::uint32_t> pixels;
+  std::vector<float> image_inputs;
   unsigned long long version = 0;
   bool has_data = false;
   bool has_nan = false;  // values: the upload holds a NaN
@@ -68,6 +76,11 @@ class HeatmapRenderer {
   void draw_quad(const render::ShaderProgram& program, const FramebufferMapping& fb, ImVec2 quad_min,
                  ImVec2 quad_max);
   const render::ShaderProgram* two_pass_program(std::optional<render::ShaderProgram>& slot, const char* fragment);
+  const render::ShaderProgram* resolve_program();
+  bool software_renderer();
+  bool draw_encoding_on_cpu(const EncodingDrawCall& call, const FramebufferMapping& fb, const ImVec4& visible,
+                            const EncodingShaderRows& rows, int column0, double dx, double row_a, double row_b,
+                            KeyResources& res);
   bool draw_two_pass(const render::ShaderProgram& rows_program, const FramebufferMapping& fb, const ImVec4& visible,
                      int rows, float row_a, float row_b, ImVec2 quad_min, ImVec2 quad_max);
 
@@ -75,6 +88,7 @@ class HeatmapRenderer {
   // The two-pass path's programs, compiled when first used; nullopt + failed flag: one pass.
   std::optional<render::ShaderProgram> encoding_rows_program_, values_rows_program_, resolve_program_;
   bool two_pass_failed_ = false;
+  std::optional<bool> software_;  // GL_RENDERER is llvmpipe or softpipe
   render::ScratchTarget scratch_;
   GLuint vao_ = 0;
   bool programs_failed_ = false;
@@ -192,23 +206,49 @@ void HeatmapRenderer::draw_quad(const render::ShaderProgram& program, const Fram
 // colour, rounded to 8 bits by the first pass exactly as the framebuffer would round it:
 // the pixels are identical to one pass (tests/gui compare both paths).
 std::atomic<bool> two_pass_enabled{true};
-std::atomic<long long> one_pass_draws{0}, two_pass_draws{0};
+std::atomic<long long> one_pass_draws{0}, two_pass_draws{0}, cpu_draws{0};
+// Encoding heatmaps on the CPU where GL rasterises in software (encoding_pixels.hpp).
+std::atomic<bool> cpu_encoding_enabled{true};
 
 bool use_two_pass(const ImVec4& visible, int rows) {
   return two_pass_enabled.load(std::memory_order_relaxed) && rows > 0 && 2.0f * float(rows) <= visible.w - visible.y;
 }
 
+const render::ShaderProgram* HeatmapRenderer::resolve_program() {
+  if (two_pass_failed_) return nullptr;
+  if (!resolve_program_) {
+    try {
+      resolve_program_.emplace(render::shader_source("heatmap.vert.glsl"),
+                               render::shader_source_with_includes("heatmap_resolve.frag.glsl"), "heatmap.vert.glsl",
+                               "heatmap_resolve.frag.glsl");
+    } catch (const std::exception& e) {
+      two_pass_failed_ = true;  // the one-pass path still draws every heatmap
+      std::fprintf(stderr, "pe-viz: heatmap copy shader unavailable, drawing in one pass: %s\n", e.what());
+      return nullptr;
+    }
+  }
+  return &*resolve_program_;
+}
+
+bool HeatmapRenderer::software_renderer() {
+#ifdef __EMSCRIPTEN__
+  return false;  // a page draws on the GPU the browser gives it (SwiftShader only in tests)
+#else
+  if (!software_) {
+    const char* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    software_ = name && (std::strstr(name, "llvmpipe") || std::strstr(name, "softpipe"));
+  }
+  return *software_;
+#endif
+}
+
 const render::ShaderProgram* HeatmapRenderer::two_pass_program(std::optional<render::ShaderProgram>& slot,
                                                                const char* fragment) {
-  if (two_pass_failed_) return nullptr;
+  if (two_pass_failed_ || !resolve_program()) return nullptr;
   if (!slot) {
     try {
       slot.emplace(render::shader_source("heatmap.vert.glsl"), render::shader_source_with_includes(fragment),
                    "heatmap.vert.glsl", fragment);
-      if (!resolve_program_)
-        resolve_program_.emplace(render::shader_source("heatmap.vert.glsl"),
-                                 render::shader_source_with_includes("heatmap_resolve.frag.glsl"), "heatmap.vert.glsl",
-                                 "heatmap_resolve.frag.glsl");
     } catch (const std::exception& e) {
       two_pass_failed_ = true;  // the one-pass path still draws every heatmap
       std::fprintf(stderr, "pe-viz: two-pass heatmap shaders unavailable, drawing in one pass: %s\n", e.what());
@@ -244,6 +284,62 @@ bool HeatmapRenderer::draw_two_pass(const render::ShaderProgram& rows_program, c
   return true;
 }
 
+bool HeatmapRenderer::draw_encoding_on_cpu(const EncodingDrawCall& call, const FramebufferMapping& fb, const ImVec4& visible,
+                                           const EncodingShaderRows& rows, int column0, double dx, double row_a, double row_b,
+                                           KeyResources& res) {
+  const render::ShaderProgram* copy = resolve_program();
+  if (!copy) return false;
+  // The pixels whose centres lie in the visible rectangle (y down), as the quad covers them.
+  auto edge = [](float v) { return static_cast<int>(std::ceil(v - 0.5f)); };
+  const int x0 = edge(visible.x), x1 = edge(visible.z), top = edge(visible.y), bottom = edge(visible.w);
+  const int width = x1 - x0, height = bottom - top;
+  if (width <= 0 || height <= 0) return true;
+  const int limit = render::max_texture_size();
+  if (width > limit || height > limit) return false;
+  const int fb_height = static_cast<int>(std::lround(fb.height));
+  EncodingPixelsParams p;
+  p.texels = rows.texels.data();
+  p.rows = call.rows;
+  p.function = call.function;
+  p.cell_mode = rows.cell_mode;
+  p.cell_offset = rows.cell_offset;
+  p.cell_dx = static_cast<float>(dx);
+  p.column0 = column0;
+  p.row_a = static_cast<float>(row_a);
+  p.row_b = static_cast<float>(row_b);
+  p.colormap = call.colormap;
+  p.vmin = call.vmin;
+  p.vmax = call.vmax;
+  p.x0 = x0;
+  p.y0 = fb_height - bottom;  // GL rows count from the bottom
+  p.width = width;
+  p.height = height;
+  // Recomputed only when something it depends on changed (an idle frame redraws the same).
+  std::vector<float> inputs = rows.texels;
+  inputs.insert(inputs.end(), {float(p.function), p.cell_mode ? 1.0f : 0.0f, p.cell_offset, p.cell_dx, float(p.column0), p.row_a,
+                               p.row_b, float(p.colormap), p.vmin, p.vmax, float(p.x0), float(p.y0), float(width), float(height)});
+  if (!res.image.valid() || inputs != res.image_inputs) {
+    encoding_pixels(p, res.pixels);
+    if (!res.image.valid()) res.image = render::Texture(width, height, render::TextureFormat::RGBA8);
+    res.image.resize(width, height);
+    res.image.upload(std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(res.pixels.data()),
+                                                    res.pixels.size() * sizeof(std::uint32_t)));
+    res.image_inputs = std::move(inputs);
+  }
+  // heatmap_resolve.frag.glsl with one texture row per framebuffer row: row = Y − y0.
+  copy->use();
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, res.image.id());
+  glUniform1i(copy->uniform("u_colors"), 0);
+  glUniform1i(copy->uniform("u_x_origin"), x0);
+  glUniform1i(copy->uniform("u_row_count"), height);
+  glUniform1f(copy->uniform("u_row_a"), -static_cast<float>(p.y0));
+  glUniform1f(copy->uniform("u_row_b"), 1.0f);
+  draw_quad(*copy, fb, call.quad_min, call.quad_max);
+  ++cpu_draws;
+  return true;
+}
+
 void HeatmapRenderer::draw_encoding(const EncodingDrawCall& call, const ImVec4& clip) {
   FramebufferMapping fb;
   const auto visible = prepare(call.quad_min, call.quad_max, clip, fb);
@@ -258,6 +354,13 @@ void HeatmapRenderer::draw_encoding(const EncodingDrawCall& call, const ImVec4& 
       encoding_shader_rows(call.function, call.frequencies, call.rows, center0, dx, call.pixel_mean);
 
   KeyResources& res = resources_[call.key];
+  // Row from framebuffer y (bottom-up): display y = pos.y + size.y − Y/scale.y.
+  const double k = call.rows / (call.y1 - call.y0);
+  const double row_a = ((fb.display_pos.y + fb.display_size.y - t.ay) / t.by - call.y0) * k;
+  const double row_b = -k / (fb.scale.y * t.by);
+  if (cpu_encoding_enabled.load(std::memory_order_relaxed) && software_renderer() &&
+      draw_encoding_on_cpu(call, fb, *visible, rows, column0, dx, row_a, row_b, res))
+    return;
   if (!res.texture.valid()) res.texture = render::Texture(call.rows, 1, render::TextureFormat::RGBA32F);
   res.texture.resize(call.rows, 1);
   // Re-upload only when the parameters differ (frequencies, zoom, pan, size changed).
@@ -266,10 +369,6 @@ void HeatmapRenderer::draw_encoding(const EncodingDrawCall& call, const ImVec4& 
     res.uploaded = rows.texels;
     res.has_data = true;
   }
-  // Row from framebuffer y (bottom-up): display y = pos.y + size.y − Y/scale.y.
-  const double k = call.rows / (call.y1 - call.y0);
-  const double row_a = ((fb.display_pos.y + fb.display_size.y - t.ay) / t.by - call.y0) * k;
-  const double row_b = -k / (fb.scale.y * t.by);
 
   const render::ShaderProgram* two_pass =
       use_two_pass(*visible, call.rows) ? two_pass_program(encoding_rows_program_, "heatmap_encoding_rows.frag.glsl") : nullptr;
@@ -380,7 +479,10 @@ bool heatmaps_drawable() { return renderer().ensure_programs(); }
 std::string heatmap_gpu_error() { return detail::renderer().error(); }
 
 void set_two_pass_heatmaps(bool enabled) { detail::two_pass_enabled = enabled; }
+void set_cpu_encoding_heatmaps(bool enabled) { detail::cpu_encoding_enabled = enabled; }
 
-HeatmapDrawCounts heatmap_draw_counts() { return {detail::one_pass_draws.load(), detail::two_pass_draws.load()}; }
+HeatmapDrawCounts heatmap_draw_counts() {
+  return {detail::one_pass_draws.load(), detail::two_pass_draws.load(), detail::cpu_draws.load()};
+}
 
 }  // namespace plot

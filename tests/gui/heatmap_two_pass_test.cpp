@@ -1,9 +1,13 @@
 // Two-pass heatmaps (plot/heatmap_renderer.cpp) give exactly the pixels of one pass: every
 // heatmap view rendered both ways, at 1× dark and 2× light, at a teaching size and at
 // L = 10⁶, d = 1024 (pixel means), must be byte-identical — and the two-pass path must
-// actually have drawn, or the comparison would prove nothing.
+// actually have drawn, or the comparison would prove nothing. Encoding heatmaps computed on
+// the CPU (software GL: plot/encoding_pixels.hpp) must be within one 8-bit level of the
+// shader's everywhere, with no row or column moved.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -19,7 +23,16 @@ const bool kRegistered = register_session_environment();
 
 class HeatmapTwoPass : public SessionTest {
  protected:
-  void TearDown() override { plot::set_two_pass_heatmaps(true); }
+  // The shader paths are compared here; the CPU path has its own test below.
+  void SetUp() override {
+    SessionTest::SetUp();
+    plot::set_cpu_encoding_heatmaps(false);
+  }
+  void TearDown() override {
+    plot::set_two_pass_heatmaps(true);
+    plot::set_cpu_encoding_heatmaps(true);
+    SessionTest::TearDown();
+  }
 
   struct Render {
     Image image;
@@ -33,7 +46,7 @@ class HeatmapTwoPass : public SessionTest {
     const app::AppState& s = session().state();
     Image im(kWidth, kHeight, app::render_view_pixels(session(), s.view, kWidth, kHeight, app::Background::Theme));
     const plot::HeatmapDrawCounts after = plot::heatmap_draw_counts();
-    return {std::move(im), {after.one_pass - before.one_pass, after.two_pass - before.two_pass}};
+    return {std::move(im), {after.one_pass - before.one_pass, after.two_pass - before.two_pass, after.cpu - before.cpu}};
   }
   static constexpr int kWidth = 1280, kHeight = 720;
 };
@@ -69,6 +82,55 @@ TEST_F(HeatmapTwoPass, SamePixelsAsOnePassInEveryHeatmapView) {
     }
   // sinusoidal / RoPE at d = 64: 32–64 rows over hundreds of pixels always take two passes.
   EXPECT_GT(two_pass_draws, 10);
+}
+
+// The largest difference of any colour channel between two images of one size.
+int max_channel_difference(const Image& a, const Image& b) {
+  int worst = 0;
+  for (std::size_t i = 0; i < a.rgba.size() && i < b.rgba.size(); ++i)
+    worst = std::max(worst, std::abs(int(a.rgba[i]) - int(b.rgba[i])));
+  return worst;
+}
+
+TEST_F(HeatmapTwoPass, CpuEncodingHeatmapsWithinOneLevelOfTheShader) {
+  if (plot::heatmap_draw_counts().cpu == 0) {
+    // Only software GL takes the CPU path: find out with one frame.
+    plot::set_cpu_encoding_heatmaps(true);
+    session().state().view = "rope-cos";
+    if (render(true).draws.cpu == 0) GTEST_SKIP() << "not a software renderer: encoding heatmaps stay on the GPU";
+  }
+  struct Config {
+    long long length, dim;
+    float scale;
+    bool dark;
+  };
+  // Pixel means at 10⁶, cells when zoomed in (L = 128), rows taller and shorter than pixels.
+  const std::vector<Config> configs = {{128, 64, 1.0f, true}, {1000000, 1024, 2.0f, false}, {1000000, 1024, 1.0f, true},
+                                       {300, 96, 1.0f, false}};
+  const char* views[] = {"sinusoidal", "rope-cos", "rope-sin", "compare", "transformer-xl"};
+  long long cpu_draws = 0;
+  for (const Config& c : configs)
+    for (const char* view : views) {
+      SCOPED_TRACE(std::string(view) + " L=" + std::to_string(c.length) + " d=" + std::to_string(c.dim) +
+                   (c.dark ? " dark" : " light") + " scale " + std::to_string(c.scale));
+      app::AppState& s = session().state();
+      s = known_state();
+      s.view = view;
+      s.length = c.length;
+      s.rope.head_dim = c.dim;
+      s.rope.max_position_embeddings = c.length;
+      s.ui_scale = c.scale;
+      s.dark_theme = c.dark;
+      plot::set_cpu_encoding_heatmaps(false);
+      const Render shader = render(true);
+      plot::set_cpu_encoding_heatmaps(true);
+      const Render cpu = render(true);
+      ASSERT_TRUE(shader.image.valid() && cpu.image.valid());
+      EXPECT_EQ(shader.draws.cpu, 0);
+      EXPECT_LE(max_channel_difference(shader.image, cpu.image), 1);
+      cpu_draws += cpu.draws.cpu;
+    }
+  EXPECT_GE(cpu_draws, 24);  // six encoding heatmaps in each configuration (compare: one a side)
 }
 
 TEST_F(HeatmapTwoPass, TallRowsTakeTwoPassesShortRowsOne) {
