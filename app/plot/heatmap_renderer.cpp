@@ -77,6 +77,7 @@ class HeatmapRenderer {
                  ImVec2 quad_max);
   const render::ShaderProgram* two_pass_program(std::optional<render::ShaderProgram>& slot, const char* fragment);
   const render::ShaderProgram* resolve_program();
+  const render::ShaderProgram* copy_program();
   bool software_renderer();
   bool draw_encoding_on_cpu(const EncodingDrawCall& call, const FramebufferMapping& fb, const ImVec4& visible,
                             const EncodingShaderRows& rows, int column0, double dx, double row_a, double row_b,
@@ -87,6 +88,8 @@ class HeatmapRenderer {
   std::optional<render::ShaderProgram> encoding_program_, values_program_;
   // The two-pass path's programs, compiled when first used; nullopt + failed flag: one pass.
   std::optional<render::ShaderProgram> encoding_rows_program_, values_rows_program_, resolve_program_;
+  std::optional<render::ShaderProgram> copy_program_;  // CPU-computed encoding heatmaps
+  bool copy_failed_ = false;
   bool two_pass_failed_ = false;
   std::optional<bool> software_;  // GL_RENDERER is llvmpipe or softpipe
   render::ScratchTarget scratch_;
@@ -230,6 +233,21 @@ const render::ShaderProgram* HeatmapRenderer::resolve_program() {
   return &*resolve_program_;
 }
 
+const render::ShaderProgram* HeatmapRenderer::copy_program() {
+  if (copy_failed_) return nullptr;
+  if (!copy_program_) {
+    try {
+      copy_program_.emplace(render::shader_source("heatmap.vert.glsl"), render::shader_source("heatmap_copy.frag.glsl"),
+                            "heatmap.vert.glsl", "heatmap_copy.frag.glsl");
+    } catch (const std::exception& e) {
+      copy_failed_ = true;  // the shader draws every encoding heatmap then
+      std::fprintf(stderr, "pe-viz: heatmap copy shader unavailable, encoding heatmaps by shader: %s\n", e.what());
+      return nullptr;
+    }
+  }
+  return &*copy_program_;
+}
+
 bool HeatmapRenderer::software_renderer() {
 #ifdef __EMSCRIPTEN__
   return false;  // a page draws on the GPU the browser gives it (SwiftShader only in tests)
@@ -287,7 +305,7 @@ bool HeatmapRenderer::draw_two_pass(const render::ShaderProgram& rows_program, c
 bool HeatmapRenderer::draw_encoding_on_cpu(const EncodingDrawCall& call, const FramebufferMapping& fb, const ImVec4& visible,
                                            const EncodingShaderRows& rows, int column0, double dx, double row_a, double row_b,
                                            KeyResources& res) {
-  const render::ShaderProgram* copy = resolve_program();
+  const render::ShaderProgram* copy = copy_program();
   if (!copy) return false;
   // The pixels whose centres lie in the visible rectangle (y down), as the quad covers them.
   auto edge = [](float v) { return static_cast<int>(std::ceil(v - 0.5f)); };
@@ -326,16 +344,26 @@ bool HeatmapRenderer::draw_encoding_on_cpu(const EncodingDrawCall& call, const F
                                                     res.pixels.size() * sizeof(std::uint32_t)));
     res.image_inputs = std::move(inputs);
   }
-  // heatmap_resolve.frag.glsl with one texture row per framebuffer row: row = Y − y0.
+  // The rows with a heatmap row are one run (rows follow y monotonically); the quad covers
+  // exactly their pixels, so the copy needs no discard.
+  const auto has_row = [&](int r) { return (res.pixels[std::size_t(r) * std::size_t(width)] >> 24) != 0; };
+  int lo = 0, hi = height;
+  while (lo < hi && !has_row(lo)) ++lo;
+  while (hi > lo && !has_row(hi - 1)) --hi;
+  if (lo == hi) return true;
   copy->use();
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, res.image.id());
-  glUniform1i(copy->uniform("u_colors"), 0);
-  glUniform1i(copy->uniform("u_x_origin"), x0);
-  glUniform1i(copy->uniform("u_row_count"), height);
-  glUniform1f(copy->uniform("u_row_a"), -static_cast<float>(p.y0));
-  glUniform1f(copy->uniform("u_row_b"), 1.0f);
-  draw_quad(*copy, fb, call.quad_min, call.quad_max);
+  glUniform1i(copy->uniform("u_image"), 0);
+  glUniform2i(copy->uniform("u_origin"), x0, p.y0);
+  // Framebuffer pixel edges to NDC: the quad's edges fall between pixel centres.
+  const float fb_w = fb.width, fb_h = static_cast<float>(fb_height);
+  glUniform4f(copy->uniform("u_rect_ndc"), 2.0f * float(x0) / fb_w - 1.0f, 2.0f * float(p.y0 + lo) / fb_h - 1.0f,
+              2.0f * float(x1) / fb_w - 1.0f, 2.0f * float(p.y0 + hi) / fb_h - 1.0f);
+  glDisable(GL_BLEND);
+  glBindVertexArray(vao_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glBindVertexArray(0);
   ++cpu_draws;
   return true;
 }
