@@ -237,8 +237,8 @@ const render::ShaderProgram* HeatmapRenderer::copy_program() {
   if (copy_failed_) return nullptr;
   if (!copy_program_) {
     try {
-      copy_program_.emplace(render::shader_source("heatmap.vert.glsl"), render::shader_source("heatmap_copy.frag.glsl"),
-                            "heatmap.vert.glsl", "heatmap_copy.frag.glsl");
+      copy_program_.emplace(render::shader_source("heatmap_copy.vert.glsl"), render::shader_source("heatmap_copy.frag.glsl"),
+                            "heatmap_copy.vert.glsl", "heatmap_copy.frag.glsl");
     } catch (const std::exception& e) {
       copy_failed_ = true;  // the shader draws every encoding heatmap then
       std::fprintf(stderr, "pe-viz: heatmap copy shader unavailable, encoding heatmaps by shader: %s\n", e.what());
@@ -355,11 +355,11 @@ bool HeatmapRenderer::draw_encoding_on_cpu(const EncodingDrawCall& call, const F
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, res.image.id());
   glUniform1i(copy->uniform("u_image"), 0);
-  glUniform2i(copy->uniform("u_origin"), x0, p.y0);
   // Framebuffer pixel edges to NDC: the quad's edges fall between pixel centres.
   const float fb_w = fb.width, fb_h = static_cast<float>(fb_height);
   glUniform4f(copy->uniform("u_rect_ndc"), 2.0f * float(x0) / fb_w - 1.0f, 2.0f * float(p.y0 + lo) / fb_h - 1.0f,
               2.0f * float(x1) / fb_w - 1.0f, 2.0f * float(p.y0 + hi) / fb_h - 1.0f);
+  glUniform4f(copy->uniform("u_rect_uv"), 0.0f, float(lo) / float(height), 1.0f, float(hi) / float(height));
   glDisable(GL_BLEND);
   glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
