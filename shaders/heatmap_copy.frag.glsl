@@ -1,5 +1,5 @@
 #version 330 core
-// An encoding heatmap computed on the CPU (plot/encoding_pixels.hpp): each framebuffer pixel
+// An encoding heatmap computed on the CPU (plot/heatmap_pixels.hpp): each framebuffer pixel
 // of the quad takes its texel, one texel per pixel (heatmap_copy.vert.glsl). The quad covers
 // exactly the pixels that have a heatmap row, so nothing is discarded (on llvmpipe a discard
 // doubled a copy's cost).

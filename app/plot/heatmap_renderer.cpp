@@ -21,7 +21,7 @@
 #include "../render/texture.hpp"
 #include "colormap.hpp"
 #include "draw_callbacks.hpp"
-#include "encoding_pixels.hpp"
+#include "heatmap_pixels.hpp"
 #include "encoding_sampling.hpp"
 
 namespace plot {
@@ -35,7 +35,9 @@ struct KeyResources {
   // and what they were computed from.
   render::Texture image;
   std::vector<std::uint32_t> pixels;
-  std::vector<float> image_inputs;
+  std::vector<double> image_inputs;
+  DrawnTexels drawn;
+  std::vector<float> values;  // value heatmaps: the cells, for the CPU path (small tables only)
   unsigned long long version = 0;
   bool has_data = false;
   bool has_nan = false;  // values: the upload holds a NaN
@@ -53,6 +55,11 @@ struct FramebufferMapping {
   ImVec2 display_size;
   ImVec2 scale;
   float width = 0, height = 0;
+};
+
+// A block of framebuffer pixels: columns x0 …, rows y0 … counted from the bottom.
+struct PixelsBlock {
+  int x0 = 0, y0 = 0, width = 0, height = 0;
 };
 
 class HeatmapRenderer {
@@ -77,18 +84,22 @@ class HeatmapRenderer {
                  ImVec2 quad_max);
   const render::ShaderProgram* two_pass_program(std::optional<render::ShaderProgram>& slot, const char* fragment);
   const render::ShaderProgram* resolve_program();
-  const render::ShaderProgram* copy_program();
+  const render::ShaderProgram* copy_program(bool holes);
   bool software_renderer();
+  bool cpu_path();
   bool draw_encoding_on_cpu(const EncodingDrawCall& call, const FramebufferMapping& fb, const ImVec4& visible,
                             const EncodingShaderRows& rows, int column0, double dx, double row_a, double row_b,
                             KeyResources& res);
+  bool draw_values_on_cpu(const ValueDrawCall& call, const FramebufferMapping& fb, const ImVec4& visible, double column_a,
+                          double column_b, double row_a, double row_b, KeyResources& res);
+  void copy_texels(const render::ShaderProgram& copy, const FramebufferMapping& fb, const KeyResources& res, int x0, int y0);
   bool draw_two_pass(const render::ShaderProgram& rows_program, const FramebufferMapping& fb, const ImVec4& visible,
                      int rows, float row_a, float row_b, ImVec2 quad_min, ImVec2 quad_max);
 
   std::optional<render::ShaderProgram> encoding_program_, values_program_;
   // The two-pass path's programs, compiled when first used; nullopt + failed flag: one pass.
   std::optional<render::ShaderProgram> encoding_rows_program_, values_rows_program_, resolve_program_;
-  std::optional<render::ShaderProgram> copy_program_;  // CPU-computed encoding heatmaps
+  std::optional<render::ShaderProgram> copy_program_, copy_holes_program_;  // CPU-computed heatmaps
   bool copy_failed_ = false;
   bool two_pass_failed_ = false;
   std::optional<bool> software_;  // GL_RENDERER is llvmpipe or softpipe
@@ -210,8 +221,13 @@ void HeatmapRenderer::draw_quad(const render::ShaderProgram& program, const Fram
 // the pixels are identical to one pass (tests/gui compare both paths).
 std::atomic<bool> two_pass_enabled{true};
 std::atomic<long long> one_pass_draws{0}, two_pass_draws{0}, cpu_draws{0};
-// Encoding heatmaps on the CPU where GL rasterises in software (encoding_pixels.hpp).
-std::atomic<bool> cpu_encoding_enabled{true};
+// Heatmaps on the CPU where GL rasterises in software (heatmap_pixels.hpp).
+std::atomic<bool> cpu_heatmaps_enabled{true};
+// Value tables up to this many cells keep a CPU copy for that path (attention's 64 × 64,
+// T5's and DeBERTa's tables); a learned table of 64 MiB stays on the GPU alone.
+constexpr std::size_t kMaxCpuCells = std::size_t(1) << 21;
+
+bool HeatmapRenderer::cpu_path() { return cpu_heatmaps_enabled.load(std::memory_order_relaxed) && software_renderer(); }
 
 bool use_two_pass(const ImVec4& visible, int rows) {
   return two_pass_enabled.load(std::memory_order_relaxed) && rows > 0 && 2.0f * float(rows) <= visible.w - visible.y;
@@ -233,19 +249,42 @@ const render::ShaderProgram* HeatmapRenderer::resolve_program() {
   return &*resolve_program_;
 }
 
-const render::ShaderProgram* HeatmapRenderer::copy_program() {
+const render::ShaderProgram* HeatmapRenderer::copy_program(bool holes) {
   if (copy_failed_) return nullptr;
-  if (!copy_program_) {
+  std::optional<render::ShaderProgram>& slot = holes ? copy_holes_program_ : copy_program_;
+  if (!slot) {
+    const char* fragment = holes ? "heatmap_copy_holes.frag.glsl" : "heatmap_copy.frag.glsl";
     try {
-      copy_program_.emplace(render::shader_source("heatmap_copy.vert.glsl"), render::shader_source("heatmap_copy.frag.glsl"),
-                            "heatmap_copy.vert.glsl", "heatmap_copy.frag.glsl");
+      slot.emplace(render::shader_source("heatmap_copy.vert.glsl"), render::shader_source(fragment), "heatmap_copy.vert.glsl",
+                   fragment);
     } catch (const std::exception& e) {
-      copy_failed_ = true;  // the shader draws every encoding heatmap then
-      std::fprintf(stderr, "pe-viz: heatmap copy shader unavailable, encoding heatmaps by shader: %s\n", e.what());
+      copy_failed_ = true;  // the shaders draw every heatmap then
+      std::fprintf(stderr, "pe-viz: heatmap copy shader unavailable, heatmaps by shader: %s\n", e.what());
       return nullptr;
     }
   }
-  return &*copy_program_;
+  return &*slot;
+}
+
+// The drawn texels of res.image (block origin x0, y0: framebuffer pixel, y from the bottom)
+// onto exactly their pixels: the quad's edges are pixel edges, one texel per pixel.
+void HeatmapRenderer::copy_texels(const render::ShaderProgram& copy, const FramebufferMapping& fb, const KeyResources& res,
+                                  int x0, int y0) {
+  const DrawnTexels& d = res.drawn;
+  const float w = float(res.image.width()), h = float(res.image.height());
+  const float fb_w = fb.width, fb_h = std::round(fb.height);
+  copy.use();
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, res.image.id());
+  glUniform1i(copy.uniform("u_image"), 0);
+  glUniform4f(copy.uniform("u_rect_ndc"), 2.0f * float(x0 + d.x0) / fb_w - 1.0f, 2.0f * float(y0 + d.y0) / fb_h - 1.0f,
+              2.0f * float(x0 + d.x1) / fb_w - 1.0f, 2.0f * float(y0 + d.y1) / fb_h - 1.0f);
+  glUniform4f(copy.uniform("u_rect_uv"), float(d.x0) / w, float(d.y0) / h, float(d.x1) / w, float(d.y1) / h);
+  glDisable(GL_BLEND);
+  glBindVertexArray(vao_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glBindVertexArray(0);
+  ++cpu_draws;
 }
 
 bool HeatmapRenderer::software_renderer() {
@@ -302,19 +341,30 @@ bool HeatmapRenderer::draw_two_pass(const render::ShaderProgram& rows_program, c
   return true;
 }
 
+// The framebuffer pixels whose centres lie in `visible` (x0, y0 from the bottom), as a quad
+// over it covers them; nothing when it exceeds the largest texture.
+std::optional<PixelsBlock> pixels_block(const ImVec4& visible, const FramebufferMapping& fb) {
+  auto edge = [](float v) { return static_cast<int>(std::ceil(v - 0.5f)); };
+  const int x0 = edge(visible.x), x1 = edge(visible.z), top = edge(visible.y), bottom = edge(visible.w);
+  const int limit = render::max_texture_size();
+  if (x1 - x0 > limit || bottom - top > limit) return std::nullopt;
+  return PixelsBlock{x0, static_cast<int>(std::lround(fb.height)) - bottom, std::max(x1 - x0, 0), std::max(bottom - top, 0)};
+}
+
+void upload_pixels(KeyResources& res, const PixelsBlock& b) {
+  if (!res.image.valid()) res.image = render::Texture(b.width, b.height, render::TextureFormat::RGBA8);
+  res.image.resize(b.width, b.height);
+  res.image.upload(std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(res.pixels.data()),
+                                                  res.pixels.size() * sizeof(std::uint32_t)));
+}
+
 bool HeatmapRenderer::draw_encoding_on_cpu(const EncodingDrawCall& call, const FramebufferMapping& fb, const ImVec4& visible,
                                            const EncodingShaderRows& rows, int column0, double dx, double row_a, double row_b,
                                            KeyResources& res) {
-  const render::ShaderProgram* copy = copy_program();
-  if (!copy) return false;
-  // The pixels whose centres lie in the visible rectangle (y down), as the quad covers them.
-  auto edge = [](float v) { return static_cast<int>(std::ceil(v - 0.5f)); };
-  const int x0 = edge(visible.x), x1 = edge(visible.z), top = edge(visible.y), bottom = edge(visible.w);
-  const int width = x1 - x0, height = bottom - top;
-  if (width <= 0 || height <= 0) return true;
-  const int limit = render::max_texture_size();
-  if (width > limit || height > limit) return false;
-  const int fb_height = static_cast<int>(std::lround(fb.height));
+  const render::ShaderProgram* copy = copy_program(false);
+  const std::optional<PixelsBlock> block = pixels_block(visible, fb);
+  if (!copy || !block) return false;
+  if (block->width == 0 || block->height == 0) return true;
   EncodingPixelsParams p;
   p.texels = rows.texels.data();
   p.rows = call.rows;
@@ -328,43 +378,55 @@ bool HeatmapRenderer::draw_encoding_on_cpu(const EncodingDrawCall& call, const F
   p.colormap = call.colormap;
   p.vmin = call.vmin;
   p.vmax = call.vmax;
-  p.x0 = x0;
-  p.y0 = fb_height - bottom;  // GL rows count from the bottom
-  p.width = width;
-  p.height = height;
+  p.x0 = block->x0;
+  p.y0 = block->y0;
+  p.width = block->width;
+  p.height = block->height;
   // Recomputed only when something it depends on changed (an idle frame redraws the same).
-  std::vector<float> inputs = rows.texels;
-  inputs.insert(inputs.end(), {float(p.function), p.cell_mode ? 1.0f : 0.0f, p.cell_offset, p.cell_dx, float(p.column0), p.row_a,
-                               p.row_b, float(p.colormap), p.vmin, p.vmax, float(p.x0), float(p.y0), float(width), float(height)});
+  std::vector<double> inputs(rows.texels.begin(), rows.texels.end());
+  inputs.insert(inputs.end(), {0.0, double(p.function), p.cell_mode ? 1.0 : 0.0, p.cell_offset, p.cell_dx, double(p.column0), p.row_a,
+                               p.row_b, double(p.colormap), p.vmin, p.vmax, double(p.x0), double(p.y0), double(p.width),
+                               double(p.height)});
   if (!res.image.valid() || inputs != res.image_inputs) {
-    encoding_pixels(p, res.pixels);
-    if (!res.image.valid()) res.image = render::Texture(width, height, render::TextureFormat::RGBA8);
-    res.image.resize(width, height);
-    res.image.upload(std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(res.pixels.data()),
-                                                    res.pixels.size() * sizeof(std::uint32_t)));
+    res.drawn = encoding_pixels(p, res.pixels);
+    upload_pixels(res, *block);
     res.image_inputs = std::move(inputs);
   }
-  // The rows with a heatmap row are one run (rows follow y monotonically); the quad covers
-  // exactly their pixels, so the copy needs no discard.
-  const auto has_row = [&](int r) { return (res.pixels[std::size_t(r) * std::size_t(width)] >> 24) != 0; };
-  int lo = 0, hi = height;
-  while (lo < hi && !has_row(lo)) ++lo;
-  while (hi > lo && !has_row(hi - 1)) --hi;
-  if (lo == hi) return true;
-  copy->use();
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, res.image.id());
-  glUniform1i(copy->uniform("u_image"), 0);
-  // Framebuffer pixel edges to NDC: the quad's edges fall between pixel centres.
-  const float fb_w = fb.width, fb_h = static_cast<float>(fb_height);
-  glUniform4f(copy->uniform("u_rect_ndc"), 2.0f * float(x0) / fb_w - 1.0f, 2.0f * float(p.y0 + lo) / fb_h - 1.0f,
-              2.0f * float(x1) / fb_w - 1.0f, 2.0f * float(p.y0 + hi) / fb_h - 1.0f);
-  glUniform4f(copy->uniform("u_rect_uv"), 0.0f, float(lo) / float(height), 1.0f, float(hi) / float(height));
-  glDisable(GL_BLEND);
-  glBindVertexArray(vao_);
-  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-  glBindVertexArray(0);
-  ++cpu_draws;
+  if (!res.drawn.empty()) copy_texels(*copy, fb, res, block->x0, block->y0);
+  return true;
+}
+
+bool HeatmapRenderer::draw_values_on_cpu(const ValueDrawCall& call, const FramebufferMapping& fb, const ImVec4& visible,
+                                         double column_a, double column_b, double row_a, double row_b, KeyResources& res) {
+  if (res.values.size() != std::size_t(call.rows) * std::size_t(call.columns) || res.values.empty()) return false;
+  const render::ShaderProgram* copy = copy_program(res.has_nan);
+  const std::optional<PixelsBlock> block = pixels_block(visible, fb);
+  if (!copy || !block) return false;
+  if (block->width == 0 || block->height == 0) return true;
+  ValuePixelsParams p;
+  p.values = res.values.data();
+  p.rows = call.rows;
+  p.columns = call.columns;
+  p.column_a = static_cast<float>(column_a);
+  p.column_b = static_cast<float>(column_b);
+  p.row_a = static_cast<float>(row_a);
+  p.row_b = static_cast<float>(row_b);
+  p.colormap = call.colormap;
+  p.vmin = call.vmin;
+  p.vmax = call.vmax;
+  p.x0 = block->x0;
+  p.y0 = block->y0;
+  p.width = block->width;
+  p.height = block->height;
+  const std::vector<double> inputs = {1.0, double(res.version), double(p.rows), double(p.columns), p.column_a, p.column_b,
+                                      p.row_a, p.row_b, double(p.colormap), p.vmin, p.vmax, double(p.x0), double(p.y0),
+                                      double(p.width), double(p.height)};
+  if (!res.image.valid() || inputs != res.image_inputs) {
+    res.drawn = value_pixels(p, res.pixels);
+    upload_pixels(res, *block);
+    res.image_inputs = inputs;
+  }
+  if (!res.drawn.empty()) copy_texels(*copy, fb, res, block->x0, block->y0);
   return true;
 }
 
@@ -386,8 +448,7 @@ void HeatmapRenderer::draw_encoding(const EncodingDrawCall& call, const ImVec4& 
   const double k = call.rows / (call.y1 - call.y0);
   const double row_a = ((fb.display_pos.y + fb.display_size.y - t.ay) / t.by - call.y0) * k;
   const double row_b = -k / (fb.scale.y * t.by);
-  if (cpu_encoding_enabled.load(std::memory_order_relaxed) && software_renderer() &&
-      draw_encoding_on_cpu(call, fb, *visible, rows, column0, dx, row_a, row_b, res))
+  if (cpu_path() && draw_encoding_on_cpu(call, fb, *visible, rows, column0, dx, row_a, row_b, res))
     return;
   if (!res.texture.valid()) res.texture = render::Texture(call.rows, 1, render::TextureFormat::RGBA32F);
   res.texture.resize(call.rows, 1);
@@ -439,6 +500,7 @@ void HeatmapRenderer::draw_values(const ValueDrawCall& call, const ImVec4& clip)
   const double kr = call.rows / (call.y1 - call.y0);
   const double row_a = call.y_down ? (call.y1 - v0) * kr : (v0 - call.y0) * kr;
   const double row_b = call.y_down ? -dv * kr : dv * kr;
+  if (cpu_path() && draw_values_on_cpu(call, fb, *visible, column_a, column_b, row_a, row_b, it->second)) return;
 
   const render::ShaderProgram* two_pass =
       use_two_pass(*visible, call.rows) ? two_pass_program(values_rows_program_, "heatmap_values_rows.frag.glsl") : nullptr;
@@ -487,6 +549,12 @@ bool HeatmapRenderer::update_values(ImGuiID key, std::span<const float> values, 
     res.version = version;
     res.has_data = true;
     res.has_nan = std::any_of(cells.begin(), cells.end(), [](float v) { return std::isnan(v); });
+    if (software_renderer() && cells.size() <= kMaxCpuCells) {
+      res.values.assign(cells.begin(), cells.end());
+    } else {
+      res.values.clear();
+      res.values.shrink_to_fit();
+    }
   }
   has_nan = res.has_nan;
   return true;
@@ -507,7 +575,7 @@ bool heatmaps_drawable() { return renderer().ensure_programs(); }
 std::string heatmap_gpu_error() { return detail::renderer().error(); }
 
 void set_two_pass_heatmaps(bool enabled) { detail::two_pass_enabled = enabled; }
-void set_cpu_encoding_heatmaps(bool enabled) { detail::cpu_encoding_enabled = enabled; }
+void set_cpu_heatmaps(bool enabled) { detail::cpu_heatmaps_enabled = enabled; }
 
 HeatmapDrawCounts heatmap_draw_counts() {
   return {detail::one_pass_draws.load(), detail::two_pass_draws.load(), detail::cpu_draws.load()};

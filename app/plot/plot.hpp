@@ -191,13 +191,14 @@ std::string heatmap_gpu_error();
 // pixel column and row into a texture, then a fetch per pixel): the same pixels, half the
 // raster cost on software GL. On by default; tests compare it with one pass.
 void set_two_pass_heatmaps(bool enabled);
-// Where GL rasterises in software (llvmpipe), encoding heatmaps are computed on the CPU in
-// two threads and copied in (plot/encoding_pixels.hpp): a third of the shader's cost there.
-// On by default (no effect on a GPU or in a browser); tests compare it with the shader.
-void set_cpu_encoding_heatmaps(bool enabled);
+// Where GL rasterises in software (llvmpipe), heatmaps are computed on the CPU in two
+// threads and copied in (plot/heatmap_pixels.hpp): a third of the shader's cost there, and
+// no framebuffer switches. On by default (no effect on a GPU or in a browser); tests compare
+// it with the shaders.
+void set_cpu_heatmaps(bool enabled);
 struct HeatmapDrawCounts {
   long long one_pass = 0, two_pass = 0;  // heatmap draws since the process started
-  long long cpu = 0;                     // encoding heatmaps computed on the CPU (software GL)
+  long long cpu = 0;                     // heatmaps computed on the CPU (software GL)
 };
 HeatmapDrawCounts heatmap_draw_counts();
 

@@ -1,4 +1,4 @@
-#include "encoding_pixels.hpp"
+#include "heatmap_pixels.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,6 +7,7 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <utility>
 
 #include "colormap.hpp"
 
@@ -125,33 +126,111 @@ void fill_rows(const EncodingPixelsParams& p, std::uint32_t* out, int first, int
   }
 }
 
-}  // namespace
-
-void encoding_pixels(const EncodingPixelsParams& p, std::vector<std::uint32_t>& out, int threads) {
-  out.resize(std::size_t(std::max(p.width, 0)) * std::size_t(std::max(p.height, 0)));
-  if (p.width <= 0 || p.height <= 0 || p.rows <= 0 || p.texels == nullptr) {
-    std::fill(out.begin(), out.end(), 0u);
-    return;
-  }
-  // Two halves of the rows: the helper thread is worth its start (~50 µs) from ~10^4 pixels.
+// Rows [0, height) filled by fill(first, last), in two halves on two threads when worth it.
+template <class Fill>
+void split_rows(int width, int height, int threads, Fill fill) {
 #ifndef __EMSCRIPTEN__  // a page has no threads (platform/worker.hpp)
-  if (threads > 1 && p.height >= 2 && std::size_t(p.width) * std::size_t(p.height) >= 10000) {
-    const int middle = p.height / 2;
+  // The helper thread is worth its start (~50 µs) from ~10^4 pixels.
+  if (threads > 1 && height >= 2 && std::size_t(width) * std::size_t(height) >= 10000) {
+    const int middle = height / 2;
     std::thread helper;
     try {
-      helper = std::thread(fill_rows, std::cref(p), out.data(), middle, p.height);
+      helper = std::thread(fill, middle, height);
     } catch (const std::system_error&) {
-      fill_rows(p, out.data(), 0, p.height);  // no thread to be had: all in place
+      fill(0, height);  // no thread to be had: all in place
       return;
     }
-    fill_rows(p, out.data(), 0, middle);
+    fill(0, middle);
     helper.join();
     return;
   }
 #else
   (void)threads;
+  (void)width;
 #endif
-  fill_rows(p, out.data(), 0, p.height);
+  fill(0, height);
+}
+
+// The run of block rows whose heatmap row floor(a + b · (y0 + r + ½)) is in [0, rows): rows
+// follow y monotonically, so it is one run.
+std::pair<int, int> drawn_rows(float a, float b, int y0, int height, int rows) {
+  auto inside = [&](int r) {
+    const int row = int(std::floor(a + b * (float(y0 + r) + 0.5f)));
+    return row >= 0 && row < rows;
+  };
+  int lo = 0, hi = height;
+  while (lo < hi && !inside(lo)) ++lo;
+  while (hi > lo && !inside(hi - 1)) --hi;
+  return {lo, hi};
+}
+
+}  // namespace
+
+DrawnTexels encoding_pixels(const EncodingPixelsParams& p, std::vector<std::uint32_t>& out, int threads) {
+  out.resize(std::size_t(std::max(p.width, 0)) * std::size_t(std::max(p.height, 0)));
+  if (p.width <= 0 || p.height <= 0 || p.rows <= 0 || p.texels == nullptr) {
+    std::fill(out.begin(), out.end(), 0u);
+    return {};
+  }
+  split_rows(p.width, p.height, threads, [&p, &out](int first, int last) { fill_rows(p, out.data(), first, last); });
+  const auto [lo, hi] = drawn_rows(p.row_a, p.row_b, p.y0, p.height, p.rows);
+  return {0, p.width, lo, hi};
+}
+
+DrawnTexels value_pixels(const ValuePixelsParams& p, std::vector<std::uint32_t>& out, int threads) {
+  out.resize(std::size_t(std::max(p.width, 0)) * std::size_t(std::max(p.height, 0)));
+  if (p.width <= 0 || p.height <= 0 || p.rows <= 0 || p.columns <= 0 || p.values == nullptr) {
+    std::fill(out.begin(), out.end(), 0u);
+    return {};
+  }
+  const auto& lut = colormap_lut(p.colormap);
+  const std::size_t width = std::size_t(p.width);
+  // Each pixel column's cell column, −1 outside: floor(a + b · (X + ½)) in float, as the shader.
+  std::vector<int> column(width);
+  for (std::size_t j = 0; j < width; ++j) {
+    const int c = int(std::floor(p.column_a + p.column_b * (float(p.x0 + int(j)) + 0.5f)));
+    column[j] = c >= 0 && c < p.columns ? c : -1;
+  }
+  const bool ranged = p.vmax > p.vmin;
+  const float vmin = p.vmin, span = p.vmax - p.vmin;
+  split_rows(p.width, p.height, threads, [&](int first, int last) {
+    int previous = -1;
+    for (int r = first; r < last; ++r) {
+      std::uint32_t* line = out.data() + std::size_t(r) * width;
+      const int row = int(std::floor(p.row_a + p.row_b * (float(p.y0 + r) + 0.5f)));
+      if (row < 0 || row >= p.rows) {
+        std::fill(line, line + width, 0u);
+        previous = -1;
+        continue;
+      }
+      if (row == previous) {
+        std::memcpy(line, line - width, sizeof(std::uint32_t) * width);
+        continue;
+      }
+      const float* cells = p.values + std::size_t(row) * std::size_t(p.columns);
+      for (std::size_t j = 0; j < width; ++j) {
+        if (column[j] < 0) {
+          line[j] = 0u;
+          continue;
+        }
+        const float v = cells[column[j]];
+        if (std::isnan(v)) {
+          line[j] = 0u;
+          continue;
+        }
+        float t = ranged ? (v - vmin) / span : 0.5f;
+        t = std::max(0.0f, std::min(t, 1.0f));
+        line[j] = lut[std::size_t(int(t * float(kLutSize - 1) + 0.5f))];
+      }
+      previous = row;
+    }
+  });
+  // Cell columns follow x monotonically too: the drawn columns are one run.
+  int lo = 0, hi = p.width;
+  while (lo < hi && column[std::size_t(lo)] < 0) ++lo;
+  while (hi > lo && column[std::size_t(hi - 1)] < 0) --hi;
+  const auto [row_lo, row_hi] = drawn_rows(p.row_a, p.row_b, p.y0, p.height, p.rows);
+  return {lo, hi, row_lo, row_hi};
 }
 
 }  // namespace plot::detail
