@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "pe/base/parallel.hpp"
 #include "pe/encodings/angle_table.hpp"
 #include "pe/encodings/rope.hpp"
 #include "pe/analysis/interleaved_cache_mix.hpp"
@@ -113,10 +114,13 @@ void draw_common_mistake_view(ViewContext& ctx) {
     pe::angle_table_into(angles, inv_freq, span + 1);
     ok_rows.resize(dim, span + 1);
     bad_rows.resize(dim, span + 1);
-    for (long long p = 0; p <= span; ++p) {
-      pe::rotate_with_angles(angles, p, x.data(), ok_rows.col(p).data(), mix.fixed);
-      mix.apply_with_angles(angles, p, x.data(), bad_rows.col(p).data());
-    }
+    // Positions on two threads (pe/base/parallel.hpp): each writes its own columns.
+    pe::in_two_parts(span + 1, 64, 1, [&](long long first, long long last) {
+      for (long long p = first; p < last; ++p) {
+        pe::rotate_with_angles(angles, p, x.data(), ok_rows.col(p).data(), mix.fixed);
+        mix.apply_with_angles(angles, p, x.data(), bad_rows.col(p).data());
+      }
+    });
     for (long long p = 0; p < span; ++p) {
       ps.push_back(double(p));
       ok_norm.push_back(ok_rows.col(p).norm() / norm);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pe/analysis/analysis.hpp"
+#include "pe/base/parallel.hpp"
 #include "pe/encodings/simd.hpp"
 #include "pe/models/config.hpp"
 #include "pe/base/errors.hpp"
@@ -134,12 +135,16 @@ bool update_side_cosines(SideCosines& t, const Eigen::ArrayXd& inv_freq, unsigne
   if (key == t.key) return false;
   t.key = key;
   t.cos.resize(std::size_t(inv_freq.size()) * std::size_t(columns));
-  std::vector<double> positions(static_cast<std::size_t>(columns)), angles(positions.size()), sines(positions.size());
+  std::vector<double> positions(static_cast<std::size_t>(columns));
   for (int c = 0; c < columns; ++c) positions[std::size_t(c)] = std::floor(double(c) * double(length) / columns);
-  for (Eigen::Index i = 0; i < inv_freq.size(); ++i) {
-    for (int c = 0; c < columns; ++c) angles[std::size_t(c)] = positions[std::size_t(c)] * inv_freq[i];
-    pe::sincos_batch(angles.data(), sines.data(), t.cos.data() + std::size_t(i) * std::size_t(columns), columns);
-  }
+  // Rows on two threads (pe/base/parallel.hpp): each writes its own row.
+  pe::in_two_parts(inv_freq.size(), 32, 1, [&](long long first, long long last) {
+    std::vector<double> angles(positions.size()), sines(positions.size());
+    for (Eigen::Index i = first; i < last; ++i) {
+      for (int c = 0; c < columns; ++c) angles[std::size_t(c)] = positions[std::size_t(c)] * inv_freq[i];
+      pe::sincos_batch(angles.data(), sines.data(), t.cos.data() + std::size_t(i) * std::size_t(columns), columns);
+    }
+  });
   return true;
 }
 

@@ -13,6 +13,7 @@
 
 #include "pe/encodings/alibi.hpp"
 #include "pe/base/errors.hpp"
+#include "pe/base/parallel.hpp"
 #include "pe/encodings/learned.hpp"
 #include "pe/encodings/sinusoidal.hpp"
 
@@ -42,6 +43,10 @@ void require_matching_coefficients(const RelativeScoreCoefficients& c, const Eig
   require_finite_array("b", c.b.data(), c.b.size());
   require_finite("passthrough", c.passthrough);
 }
+
+// Deltas a thread must have before a second one helps: a delta costs d/2 sines and cosines,
+// ~1 µs at d = 1024; a thread's start ~50 µs.
+constexpr long long kDeltasPerThread = 128;
 
 // Spacing h if deltas are an arithmetic progression (to a few ulps, as LinSpaced or
 // d0 + j·h produce), else NaN.
@@ -78,13 +83,16 @@ void for_each_delta(const Eigen::ArrayXd& inv_freq, const Eigen::Ref<const Eigen
     }
     return;
   }
+  // Each delta on its own: two threads take half the deltas each (pe/base/parallel.hpp).
   const simd::Kernels& k = simd::kernels();
-  Eigen::ArrayXd angle(inv_freq.size()), cs(inv_freq.size()), sn(inv_freq.size());
-  for (Eigen::Index j = 0; j < deltas.size(); ++j) {
-    angle = deltas[j] * inv_freq;
-    k.sincos(angle.data(), sn.data(), cs.data(), angle.size());  // vectorized (pe/encodings/simd.hpp)
-    visit(j, cs, sn);
-  }
+  in_two_parts(deltas.size(), kDeltasPerThread, 1, [&](long long first, long long last) {
+    Eigen::ArrayXd angle(inv_freq.size()), cs(inv_freq.size()), sn(inv_freq.size());
+    for (Eigen::Index j = first; j < last; ++j) {
+      angle = deltas[j] * inv_freq;
+      k.sincos(angle.data(), sn.data(), cs.data(), angle.size());  // vectorized (pe/encodings/simd.hpp)
+      visit(j, cs, sn);
+    }
+  });
 }
 
 }  // namespace
@@ -158,16 +166,19 @@ Eigen::ArrayXd relative_score_curve(const RelativeScoreCoefficients& c, const Ei
     }
     return out;
   }
-  // Any deltas: the angles of a block of deltas at once, one sincos pass, one sum per delta.
+  // Any deltas: the angles of a block of deltas at once, one sincos pass, one sum per delta;
+  // two threads take half the blocks each.
   constexpr Eigen::Index kBlock = 16;
-  Eigen::ArrayXXd angle(n, kBlock), cs(n, kBlock), sn(n, kBlock);  // column b: delta j + b
-  for (Eigen::Index j = 0; j < deltas.size(); j += kBlock) {
-    const Eigen::Index m = std::min<Eigen::Index>(kBlock, deltas.size() - j);
-    for (Eigen::Index b = 0; b < m; ++b) angle.col(b) = deltas[j + b] * inv_freq;
-    k.sincos(angle.data(), sn.data(), cs.data(), n * m);
-    for (Eigen::Index b = 0; b < m; ++b)
-      out[j + b] = c.passthrough + k.dot2(n, c.a.data(), cs.col(b).data(), c.b.data(), sn.col(b).data());
-  }
+  in_two_parts(deltas.size(), kDeltasPerThread, kBlock, [&](long long first, long long last) {
+    Eigen::ArrayXXd angle(n, kBlock), cs(n, kBlock), sn(n, kBlock);  // column b: delta j + b
+    for (Eigen::Index j = first; j < last; j += kBlock) {
+      const Eigen::Index m = std::min<Eigen::Index>(kBlock, last - j);
+      for (Eigen::Index b = 0; b < m; ++b) angle.col(b) = deltas[j + b] * inv_freq;
+      k.sincos(angle.data(), sn.data(), cs.data(), n * m);
+      for (Eigen::Index b = 0; b < m; ++b)
+        out[j + b] = c.passthrough + k.dot2(n, c.a.data(), cs.col(b).data(), c.b.data(), sn.col(b).data());
+    }
+  });
   return out;
 }
 
