@@ -38,6 +38,8 @@ struct KeyResources {
   std::vector<double> image_inputs;
   DrawnTexels drawn;
   std::vector<float> values;  // value heatmaps: the cells, for the CPU path (small tables only)
+  int value_rows = 0, value_columns = 0;
+  bool texture_stale = false;  // `values` not yet in `texture`
   unsigned long long version = 0;
   bool has_data = false;
   bool has_nan = false;  // values: the upload holds a NaN
@@ -351,6 +353,13 @@ std::optional<PixelsBlock> pixels_block(const ImVec4& visible, const Framebuffer
   return PixelsBlock{x0, static_cast<int>(std::lround(fb.height)) - bottom, std::max(x1 - x0, 0), std::max(bottom - top, 0)};
 }
 
+void upload_value_texture(KeyResources& res, std::span<const float> cells) {
+  if (!res.texture.valid()) res.texture = render::Texture(res.value_columns, res.value_rows, render::TextureFormat::R32F);
+  res.texture.resize(res.value_columns, res.value_rows);
+  res.texture.upload(cells);
+  res.texture_stale = false;
+}
+
 void upload_pixels(KeyResources& res, const PixelsBlock& b) {
   if (!res.image.valid()) res.image = render::Texture(b.width, b.height, render::TextureFormat::RGBA8);
   res.image.resize(b.width, b.height);
@@ -491,6 +500,7 @@ void HeatmapRenderer::draw_values(const ValueDrawCall& call, const ImVec4& clip)
   if (!visible) return;
   auto it = resources_.find(call.key);
   if (it == resources_.end() || !it->second.has_data) return;
+  KeyResources& res = it->second;
   const PlotTransform& t = call.transform;
   const double u0 = (fb.display_pos.x - t.ax) / t.bx, dx = 1.0 / (fb.scale.x * t.bx);
   const double kc = call.columns / (call.x1 - call.x0);
@@ -500,7 +510,8 @@ void HeatmapRenderer::draw_values(const ValueDrawCall& call, const ImVec4& clip)
   const double kr = call.rows / (call.y1 - call.y0);
   const double row_a = call.y_down ? (call.y1 - v0) * kr : (v0 - call.y0) * kr;
   const double row_b = call.y_down ? -dv * kr : dv * kr;
-  if (cpu_path() && draw_values_on_cpu(call, fb, *visible, column_a, column_b, row_a, row_b, it->second)) return;
+  if (cpu_path() && draw_values_on_cpu(call, fb, *visible, column_a, column_b, row_a, row_b, res)) return;
+  if (res.texture_stale) upload_value_texture(res, res.values);
 
   const render::ShaderProgram* two_pass =
       use_two_pass(*visible, call.rows) ? two_pass_program(values_rows_program_, "heatmap_values_rows.frag.glsl") : nullptr;
@@ -540,20 +551,22 @@ bool HeatmapRenderer::update_values(ImGuiID key, std::span<const float> values, 
   start_frame_if_new();
   KeyResources& res = resources_[key];
   res.last_frame = frame_;
-  const bool resized = !res.texture.valid() || res.texture.width() != columns || res.texture.height() != rows;
+  const bool resized = res.value_rows != rows || res.value_columns != columns;
   if (!res.has_data || resized || res.version != version) {
-    if (!res.texture.valid()) res.texture = render::Texture(columns, rows, render::TextureFormat::R32F);
-    res.texture.resize(columns, rows);
     const auto cells = values.first(static_cast<size_t>(rows) * columns);
-    res.texture.upload(cells);
+    res.value_rows = rows;
+    res.value_columns = columns;
     res.version = version;
     res.has_data = true;
     res.has_nan = std::any_of(cells.begin(), cells.end(), [](float v) { return std::isnan(v); });
     if (software_renderer() && cells.size() <= kMaxCpuCells) {
+      // The CPU path draws from this copy; the texture waits until a shader needs it.
       res.values.assign(cells.begin(), cells.end());
+      res.texture_stale = true;
     } else {
       res.values.clear();
       res.values.shrink_to_fit();
+      upload_value_texture(res, cells);
     }
   }
   has_nan = res.has_nan;
