@@ -196,6 +196,11 @@ void set_two_pass_heatmaps(bool enabled);
 // no framebuffer switches. On by default (no effect on a GPU or in a browser); tests compare
 // it with the shaders.
 void set_cpu_heatmaps(bool enabled);
+// plot_xband over a data area that holds only its background and grid is drawn as an opaque
+// fill of the blended colour plus the grid under it (no blending: ~5× cheaper on llvmpipe);
+// on by default, tests compare it with the blended band. Bands drawn that way so far.
+void set_opaque_bands(bool enabled);
+long long opaque_band_count();
 struct HeatmapDrawCounts {
   long long one_pass = 0, two_pass = 0;  // heatmap draws since the process started
   long long cpu = 0;                     // heatmaps computed on the CPU (software GL)

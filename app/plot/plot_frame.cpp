@@ -14,6 +14,25 @@ namespace detail {
 
 extern CurrentPlot* g_current;
 
+void draw_grid_rules(CurrentPlot& c, ImU32 major, ImU32 minor) {
+  ImDrawList* d = c.draw;
+  const float w = stroke(1.0f);
+  for (const auto& tick : c.x_ticks) {
+    const float x = x_to_px(tick.value);
+    if (x < c.rect.Min.x || x > c.rect.Max.x) continue;
+    add_vertical_rule(d, x, c.rect.Min.y, c.rect.Max.y, tick.major ? major : minor, w);
+  }
+  for (const auto& tick : c.y_ticks) {
+    const float y = y_to_px(tick.value);
+    if (y < c.rect.Min.y || y > c.rect.Max.y) continue;
+    add_horizontal_rule(d, y, c.rect.Min.x, c.rect.Max.x, tick.major ? major : minor, w);
+  }
+}
+
+ImU32 minor_grid_color(ImU32 grid) {
+  return (grid & ~IM_COL32_A_MASK) | (((grid >> IM_COL32_A_SHIFT) & 0xff) / 2) << IM_COL32_A_SHIFT;
+}
+
 namespace {
 
 CurrentPlot g_plot;  // one plot at a time (plots do not nest)
@@ -286,18 +305,9 @@ void draw_background_and_grid(CurrentPlot& c) {
   const Theme t = theme();
   ImDrawList* d = c.draw;
   c.background = add_opaque_rect(d, c.rect.Min, c.rect.Max, t.plot_bg);
-  const float w = stroke(1.0f);
-  const ImU32 minor_grid = (t.grid & ~IM_COL32_A_MASK) | (((t.grid >> IM_COL32_A_SHIFT) & 0xff) / 2) << IM_COL32_A_SHIFT;
-  for (const auto& tick : c.x_ticks) {
-    const float x = x_to_px(tick.value);
-    if (x < c.rect.Min.x || x > c.rect.Max.x) continue;
-    add_vertical_rule(d, x, c.rect.Min.y, c.rect.Max.y, tick.major ? t.grid : minor_grid, w);
-  }
-  for (const auto& tick : c.y_ticks) {
-    const float y = y_to_px(tick.value);
-    if (y < c.rect.Min.y || y > c.rect.Max.y) continue;
-    add_horizontal_rule(d, y, c.rect.Min.x, c.rect.Max.x, tick.major ? t.grid : minor_grid, w);
-  }
+  draw_grid_rules(c, t.grid, minor_grid_color(t.grid));
+  c.grid_vtx_end = d->VtxBuffer.Size;
+  c.grid_cmd_end = d->CmdBuffer.Size;
 }
 
 void draw_axes(CurrentPlot& c) {

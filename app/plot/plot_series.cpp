@@ -1,5 +1,6 @@
 // Line series, sampled functions, reference lines, bands, text, arrows and points.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numbers>
 
@@ -290,6 +291,54 @@ void plot_hline(const char* label, double y, const LineStyle& style) {
   }
 }
 
+namespace detail {
+namespace {
+
+// `over` composited onto `under` (8-bit, as GL blends SRC_ALPHA, ONE_MINUS_SRC_ALPHA), with
+// under's alpha kept.
+ImU32 composite(ImU32 over, ImU32 under) {
+  const float a = float((over >> IM_COL32_A_SHIFT) & 0xff) / 255.0f;
+  ImU32 out = under & IM_COL32_A_MASK;
+  for (const int shift : {IM_COL32_R_SHIFT, IM_COL32_G_SHIFT, IM_COL32_B_SHIFT}) {
+    const float s = float((over >> shift) & 0xff), d = float((under >> shift) & 0xff);
+    out |= ImU32(std::lround(s * a + d * (1.0f - a))) << shift;
+  }
+  return out;
+}
+
+// A translucent band over a data area that holds only its background and grid so far, drawn
+// as the same picture without blending: the band's colour over the background as an opaque
+// fill, then the grid rules inside the band again in their colours under the band. Blending a
+// band of most of a plot cost llvmpipe ~2.3 ns a pixel (1–1.5 ms), a fill 0.4. Equal up to
+// 8-bit rounding (a level). False when something else is drawn there already.
+std::atomic<bool> opaque_bands_enabled{true};
+std::atomic<long long> opaque_bands_drawn{0};
+
+bool opaque_band(CurrentPlot& c, float a, float b, ImU32 color) {
+  ImDrawList* d = c.draw;
+  if (!opaque_bands_enabled.load(std::memory_order_relaxed) || c.background == nullptr || d->VtxBuffer.Size != c.grid_vtx_end || d->CmdBuffer.Size != c.grid_cmd_end) return false;
+  const Theme t = theme();
+  if ((t.plot_bg & IM_COL32_A_MASK) != IM_COL32_A_MASK) return false;
+  // The pixels the blended quad covers: centres in [a, b) × the data area's rows. The grid's
+  // clip rectangle takes exactly those pixels (the backend's scissor truncates to whole pixels).
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  auto snap = [](float v, float s) { return std::ceil(v * s - 0.5f) / s; };
+  const ImVec2 min(snap(a, scale.x), snap(c.rect.Min.y, scale.y)), max(snap(b, scale.x), snap(c.rect.Max.y, scale.y));
+  if (max.x <= min.x || max.y <= min.y) return true;
+  add_opaque_rect(d, min, max, composite(color, t.plot_bg));
+  d->PushClipRect(min, max, true);
+  draw_grid_rules(c, composite(color, t.grid), composite(color, minor_grid_color(t.grid)));
+  d->PopClipRect();
+  ++opaque_bands_drawn;
+  return true;
+}
+
+}  // namespace
+}  // namespace detail
+
+void set_opaque_bands(bool enabled) { detail::opaque_bands_enabled = enabled; }
+long long opaque_band_count() { return detail::opaque_bands_drawn.load(); }
+
 void plot_xband(const char* label, double x0, double x1, ImU32 color) {
   using namespace detail;
   ensure_axes();
@@ -297,7 +346,9 @@ void plot_xband(const char* label, double x0, double x1, ImU32 color) {
   float a = x_to_px(std::min(x0, x1)), b = x_to_px(std::max(x0, x1));
   a = std::max(a, c.rect.Min.x);
   b = std::min(b, c.rect.Max.x);
-  if (b > a) add_translucent_rect(c.draw, ImVec2(a, c.rect.Min.y), ImVec2(b, c.rect.Max.y), color);
+  const bool translucent = (color & IM_COL32_A_MASK) != IM_COL32_A_MASK;
+  if (b > a && !(translucent && opaque_band(c, a, b, color)))
+    add_translucent_rect(c.draw, ImVec2(a, c.rect.Min.y), ImVec2(b, c.rect.Max.y), color);
   add_legend_entry(label, color, false);
 }
 

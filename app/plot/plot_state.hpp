@@ -64,6 +64,9 @@ struct CurrentPlot {
   std::vector<Tick> x_ticks, y_ticks;
   ImDrawList* draw = nullptr;
   QueuedFill* background = nullptr;  // the data area's fill, when queued as a clear
+  // The draw list's sizes once the background and grid were queued: a band queued while it
+  // holds nothing more can be drawn opaque (plot_xband).
+  int grid_vtx_end = -1, grid_cmd_end = -1;
   int next_color = 0;
   std::vector<LegendEntry> legend;
   std::vector<HoverLine> hover_lines;
@@ -118,6 +121,9 @@ struct Theme {
   ImU32 text, text_dim, frame_bg, plot_bg, grid, border, crosshair, legend_bg;
 };
 Theme theme();
+// The grid's rules (plot_frame.cpp) in the given colours; the minor rules' colour for `grid`.
+void draw_grid_rules(CurrentPlot& c, ImU32 major, ImU32 minor);
+ImU32 minor_grid_color(ImU32 grid);
 
 // Lengths in pixels: font-relative ones follow the font size, strokes follow
 // pixel_scale() (UI scale × export scale).
