@@ -18,17 +18,21 @@
 
 namespace plot::detail {
 
-struct EncodingPixelsParams {
+// What both kinds share: the block of framebuffer pixels, their rows, the colours.
+struct PixelsTarget {
+  int x0 = 0, y0 = 0, width = 0, height = 0;  // the block: columns x0 …, rows Y = y0 … (bottom-up)
+  float row_a = 0, row_b = 0;                 // row = floor(row_a + row_b · (Y + ½))
+  Colormap colormap = Colormap::RdBu;
+  float vmin = -1, vmax = 1;
+};
+
+struct EncodingPixelsParams : PixelsTarget {
   const float* texels = nullptr;  // rows × (phase, step_hi, step_lo, factor): EncodingShaderRows
   int rows = 0;
   EncodingFunction function = EncodingFunction::RopeCos;
   bool cell_mode = false;
   float cell_offset = 0, cell_dx = 0;
-  int column0 = 0;           // framebuffer column with n = 0
-  float row_a = 0, row_b = 0;  // row = floor(row_a + row_b · (Y + ½)), Y bottom-up
-  Colormap colormap = Colormap::RdBu;
-  float vmin = -1, vmax = 1;
-  int x0 = 0, y0 = 0, width = 0, height = 0;  // the block: columns x0 …, rows Y = y0 … (bottom-up)
+  int column0 = 0;  // framebuffer column with n = 0
 };
 
 // The texels that hold the heatmap (the rest of the block is alpha 0): columns [x0, x1),
@@ -45,14 +49,10 @@ DrawnTexels encoding_pixels(const EncodingPixelsParams& p, std::vector<std::uint
 // A value heatmap's cells (row-major values, nearest cell per pixel centre). Value heatmaps
 // take two passes on the GPU when rows are tall, and each switch of framebuffer makes
 // llvmpipe finish the frame so far; here one copy draws them.
-struct ValuePixelsParams {
+struct ValuePixelsParams : PixelsTarget {
   const float* values = nullptr;  // rows × columns, row-major
   int rows = 0, columns = 0;
   float column_a = 0, column_b = 0;  // column = floor(column_a + column_b · (X + ½))
-  float row_a = 0, row_b = 0;        // row = floor(row_a + row_b · (Y + ½)), Y bottom-up
-  Colormap colormap = Colormap::Viridis;
-  float vmin = 0, vmax = 1;
-  int x0 = 0, y0 = 0, width = 0, height = 0;
 };
 // As encoding_pixels; alpha 0 outside the cells and on NaN cells (the shader discards both;
 // NaN cells may lie inside the drawn texels).

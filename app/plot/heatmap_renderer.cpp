@@ -95,6 +95,9 @@ class HeatmapRenderer {
   bool draw_values_on_cpu(const ValueDrawCall& call, const FramebufferMapping& fb, const ImVec4& visible, double column_a,
                           double column_b, double row_a, double row_b, KeyResources& res);
   void copy_texels(const render::ShaderProgram& copy, const FramebufferMapping& fb, const KeyResources& res, int x0, int y0);
+  template <class Compute>
+  void copy_computed(KeyResources& res, const FramebufferMapping& fb, const render::ShaderProgram& copy, const PixelsTarget& p,
+                     std::vector<double> inputs, Compute compute);
   bool draw_two_pass(const render::ShaderProgram& rows_program, const FramebufferMapping& fb, const ImVec4& visible,
                      int rows, float row_a, float row_b, ImVec2 quad_min, ImVec2 quad_max);
 
@@ -367,6 +370,34 @@ void upload_pixels(KeyResources& res, const PixelsBlock& b) {
                                                   res.pixels.size() * sizeof(std::uint32_t)));
 }
 
+// The block, rows and colours of a heatmap drawn on the CPU.
+void set_target(PixelsTarget& p, const PixelsBlock& block, double row_a, double row_b, Colormap colormap, float vmin, float vmax) {
+  p.x0 = block.x0;
+  p.y0 = block.y0;
+  p.width = block.width;
+  p.height = block.height;
+  p.row_a = static_cast<float>(row_a);
+  p.row_b = static_cast<float>(row_b);
+  p.colormap = colormap;
+  p.vmin = vmin;
+  p.vmax = vmax;
+}
+
+// `inputs`: what the pixels depend on besides the target; computed (and uploaded) only when
+// they or the target changed, so an idle frame redraws the texture it has.
+template <class Compute>
+void HeatmapRenderer::copy_computed(KeyResources& res, const FramebufferMapping& fb, const render::ShaderProgram& copy,
+                                    const PixelsTarget& p, std::vector<double> inputs, Compute compute) {
+  inputs.insert(inputs.end(), {double(p.x0), double(p.y0), double(p.width), double(p.height), p.row_a, p.row_b,
+                               double(p.colormap), p.vmin, p.vmax});
+  if (!res.image.valid() || inputs != res.image_inputs) {
+    res.drawn = compute();
+    upload_pixels(res, {p.x0, p.y0, p.width, p.height});
+    res.image_inputs = std::move(inputs);
+  }
+  if (!res.drawn.empty()) copy_texels(copy, fb, res, p.x0, p.y0);
+}
+
 bool HeatmapRenderer::draw_encoding_on_cpu(const EncodingDrawCall& call, const FramebufferMapping& fb, const ImVec4& visible,
                                            const EncodingShaderRows& rows, int column0, double dx, double row_a, double row_b,
                                            KeyResources& res) {
@@ -375,6 +406,7 @@ bool HeatmapRenderer::draw_encoding_on_cpu(const EncodingDrawCall& call, const F
   if (!copy || !block) return false;
   if (block->width == 0 || block->height == 0) return true;
   EncodingPixelsParams p;
+  set_target(p, *block, row_a, row_b, call.colormap, call.vmin, call.vmax);
   p.texels = rows.texels.data();
   p.rows = call.rows;
   p.function = call.function;
@@ -382,26 +414,9 @@ bool HeatmapRenderer::draw_encoding_on_cpu(const EncodingDrawCall& call, const F
   p.cell_offset = rows.cell_offset;
   p.cell_dx = static_cast<float>(dx);
   p.column0 = column0;
-  p.row_a = static_cast<float>(row_a);
-  p.row_b = static_cast<float>(row_b);
-  p.colormap = call.colormap;
-  p.vmin = call.vmin;
-  p.vmax = call.vmax;
-  p.x0 = block->x0;
-  p.y0 = block->y0;
-  p.width = block->width;
-  p.height = block->height;
-  // Recomputed only when something it depends on changed (an idle frame redraws the same).
   std::vector<double> inputs(rows.texels.begin(), rows.texels.end());
-  inputs.insert(inputs.end(), {0.0, double(p.function), p.cell_mode ? 1.0 : 0.0, p.cell_offset, p.cell_dx, double(p.column0), p.row_a,
-                               p.row_b, double(p.colormap), p.vmin, p.vmax, double(p.x0), double(p.y0), double(p.width),
-                               double(p.height)});
-  if (!res.image.valid() || inputs != res.image_inputs) {
-    res.drawn = encoding_pixels(p, res.pixels);
-    upload_pixels(res, *block);
-    res.image_inputs = std::move(inputs);
-  }
-  if (!res.drawn.empty()) copy_texels(*copy, fb, res, block->x0, block->y0);
+  inputs.insert(inputs.end(), {0.0, double(p.function), p.cell_mode ? 1.0 : 0.0, p.cell_offset, p.cell_dx, double(p.column0)});
+  copy_computed(res, fb, *copy, p, std::move(inputs), [&] { return encoding_pixels(p, res.pixels); });
   return true;
 }
 
@@ -413,29 +428,14 @@ bool HeatmapRenderer::draw_values_on_cpu(const ValueDrawCall& call, const Frameb
   if (!copy || !block) return false;
   if (block->width == 0 || block->height == 0) return true;
   ValuePixelsParams p;
+  set_target(p, *block, row_a, row_b, call.colormap, call.vmin, call.vmax);
   p.values = res.values.data();
   p.rows = call.rows;
   p.columns = call.columns;
   p.column_a = static_cast<float>(column_a);
   p.column_b = static_cast<float>(column_b);
-  p.row_a = static_cast<float>(row_a);
-  p.row_b = static_cast<float>(row_b);
-  p.colormap = call.colormap;
-  p.vmin = call.vmin;
-  p.vmax = call.vmax;
-  p.x0 = block->x0;
-  p.y0 = block->y0;
-  p.width = block->width;
-  p.height = block->height;
-  const std::vector<double> inputs = {1.0, double(res.version), double(p.rows), double(p.columns), p.column_a, p.column_b,
-                                      p.row_a, p.row_b, double(p.colormap), p.vmin, p.vmax, double(p.x0), double(p.y0),
-                                      double(p.width), double(p.height)};
-  if (!res.image.valid() || inputs != res.image_inputs) {
-    res.drawn = value_pixels(p, res.pixels);
-    upload_pixels(res, *block);
-    res.image_inputs = inputs;
-  }
-  if (!res.drawn.empty()) copy_texels(*copy, fb, res, block->x0, block->y0);
+  copy_computed(res, fb, *copy, p, {1.0, double(res.version), double(p.rows), double(p.columns), p.column_a, p.column_b},
+                [&] { return value_pixels(p, res.pixels); });
   return true;
 }
 

@@ -49,30 +49,38 @@ class HeatmapTwoPass : public SessionTest {
     return {std::move(im), {after.one_pass - before.one_pass, after.two_pass - before.two_pass, after.cpu - before.cpu}};
   }
   static constexpr int kWidth = 1280, kHeight = 720;
-};
 
-TEST_F(HeatmapTwoPass, SamePixelsAsOnePassInEveryHeatmapView) {
   struct Config {
     long long length, dim;
     float scale;
     bool dark;
   };
+  // The session shows `view` in configuration `c` (and says so in failure messages).
+  void show(const char* view, const Config& c) {
+    app::AppState& s = session().state();
+    s = known_state();
+    s.view = view;
+    s.length = c.length;
+    s.rope.head_dim = c.dim;
+    s.rope.max_position_embeddings = c.length;
+    s.ui_scale = c.scale;
+    s.dark_theme = c.dark;
+  }
+  static std::string describe(const char* view, const Config& c) {
+    return std::string(view) + " L=" + std::to_string(c.length) + " d=" + std::to_string(c.dim) + (c.dark ? " dark" : " light") +
+           " scale " + std::to_string(c.scale);
+  }
+};
+
+TEST_F(HeatmapTwoPass, SamePixelsAsOnePassInEveryHeatmapView) {
   const std::vector<Config> configs = {{128, 64, 1.0f, true}, {1000000, 1024, 2.0f, false}, {300, 96, 1.0f, false}};
   const char* views[] = {"sinusoidal", "learned", "rope-cos", "rope-sin", "attention", "alibi", "extrapolation",
                          "compare", "rope-2d", "scaling", "mrope-layout"};
   long long two_pass_draws = 0;
   for (const Config& c : configs)
     for (const char* view : views) {
-      SCOPED_TRACE(std::string(view) + " L=" + std::to_string(c.length) + " d=" + std::to_string(c.dim) +
-                   (c.dark ? " dark" : " light") + " scale " + std::to_string(c.scale));
-      app::AppState& s = session().state();
-      s = known_state();
-      s.view = view;
-      s.length = c.length;
-      s.rope.head_dim = c.dim;
-      s.rope.max_position_embeddings = c.length;
-      s.ui_scale = c.scale;
-      s.dark_theme = c.dark;
+      SCOPED_TRACE(describe(view, c));
+      show(view, c);
       const Render one = render(false), two = render(true);
       ASSERT_TRUE(one.image.valid() && two.image.valid());
       EXPECT_EQ(one.draws.two_pass, 0);
@@ -99,11 +107,6 @@ TEST_F(HeatmapTwoPass, CpuHeatmapsWithinOneLevelOfTheShaders) {
     session().state().view = "rope-cos";
     if (render(true).draws.cpu == 0) GTEST_SKIP() << "not a software renderer: encoding heatmaps stay on the GPU";
   }
-  struct Config {
-    long long length, dim;
-    float scale;
-    bool dark;
-  };
   // Pixel means at 10⁶, cells when zoomed in (L = 128), rows taller and shorter than pixels.
   const std::vector<Config> configs = {{128, 64, 1.0f, true}, {1000000, 1024, 2.0f, false}, {1000000, 1024, 1.0f, true},
                                        {300, 96, 1.0f, false}};
@@ -114,16 +117,8 @@ TEST_F(HeatmapTwoPass, CpuHeatmapsWithinOneLevelOfTheShaders) {
   long long cpu_draws = 0;
   for (const Config& c : configs)
     for (const char* view : views) {
-      SCOPED_TRACE(std::string(view) + " L=" + std::to_string(c.length) + " d=" + std::to_string(c.dim) +
-                   (c.dark ? " dark" : " light") + " scale " + std::to_string(c.scale));
-      app::AppState& s = session().state();
-      s = known_state();
-      s.view = view;
-      s.length = c.length;
-      s.rope.head_dim = c.dim;
-      s.rope.max_position_embeddings = c.length;
-      s.ui_scale = c.scale;
-      s.dark_theme = c.dark;
+      SCOPED_TRACE(describe(view, c));
+      show(view, c);
       plot::set_cpu_heatmaps(false);
       const Render shader = render(true);
       plot::set_cpu_heatmaps(true);
