@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -87,6 +88,30 @@ bool row_is_cos(EncodingFunction f, int row) {
   return f == EncodingFunction::RopeCos || (f == EncodingFunction::Sinusoidal && (row & 1) == 1);
 }
 
+// The heatmap row of block row r, as the shaders compute it (shaders/heatmap_row.glsl).
+int block_row(const PixelsTarget& p, int r) { return int(std::floor(p.row_a + p.row_b * (float(p.y0 + r) + 0.5f))); }
+
+// Lines [first, last) of the block: alpha 0 where a line has no heatmap row (the shaders
+// discard it), a copy of the line before where it shows the same row, else fill_line(row, line).
+template <class FillLine>
+void fill_lines(const PixelsTarget& p, int rows, std::uint32_t* out, int first, int last, FillLine fill_line) {
+  const std::size_t width = std::size_t(p.width);
+  int previous = -1;
+  for (int r = first; r < last; ++r) {
+    std::uint32_t* line = out + std::size_t(r) * width;
+    const int row = block_row(p, r);
+    if (row < 0 || row >= rows) {
+      std::fill(line, line + width, 0u);
+      previous = -1;
+    } else if (row == previous) {
+      std::memcpy(line, line - width, sizeof(std::uint32_t) * width);
+    } else {
+      fill_line(row, line);
+      previous = row;
+    }
+  }
+}
+
 void fill_rows(const EncodingPixelsParams& p, std::uint32_t* out, int first, int last) {
   const auto& lut = colormap_lut(p.colormap);
   const std::size_t width = std::size_t(p.width);
@@ -98,32 +123,19 @@ void fill_rows(const EncodingPixelsParams& p, std::uint32_t* out, int first, int
     n[j] = p.cell_mode ? floor_small(p.cell_offset + p.cell_dx * float(column) + 0.5f) : float(column);
   }
   const bool ranged = p.vmax > p.vmin;
-  int previous = -1;
-  for (int r = first; r < last; ++r) {
-    std::uint32_t* line = out + std::size_t(r) * width;
-    const float y = float(p.y0 + r) + 0.5f;
-    const int row = int(std::floor(p.row_a + p.row_b * y));
-    if (row < 0 || row >= p.rows) {
-      std::fill(line, line + width, 0u);  // the shader discards: alpha 0
-      previous = -1;
-      continue;
-    }
-    if (row == previous) {
-      std::memcpy(line, line - width, sizeof(std::uint32_t) * width);
-      continue;
-    }
+  fill_lines(p, p.rows, out, first, last, [&](int row, std::uint32_t* line) {
     const float* texel = p.texels + 4 * std::size_t(row);
     if (!ranged) {
       std::fill(line, line + width, lut[kLutSize / 2]);  // the shader's t = 0.5
-    } else if (row_is_cos(p.function, row)) {
+      return;
+    }
+    if (row_is_cos(p.function, row)) {
       row_indices<true>(texel, n.data(), p.vmin, p.vmax - p.vmin, index.data(), p.width);
     } else {
       row_indices<false>(texel, n.data(), p.vmin, p.vmax - p.vmin, index.data(), p.width);
     }
-    if (ranged)
-      for (std::size_t j = 0; j < width; ++j) line[j] = lut[std::size_t(index[j])];
-    previous = row;
-  }
+    for (std::size_t j = 0; j < width; ++j) line[j] = lut[std::size_t(index[j])];
+  });
 }
 
 // Rows [0, height) filled by fill(first, last), in two halves on two threads when worth it.
@@ -153,12 +165,12 @@ void split_rows(int width, int height, int threads, Fill fill) {
 
 // The run of block rows whose heatmap row floor(a + b · (y0 + r + ½)) is in [0, rows): rows
 // follow y monotonically, so it is one run.
-std::pair<int, int> drawn_rows(float a, float b, int y0, int height, int rows) {
+std::pair<int, int> drawn_rows(const PixelsTarget& p, int rows) {
   auto inside = [&](int r) {
-    const int row = int(std::floor(a + b * (float(y0 + r) + 0.5f)));
+    const int row = block_row(p, r);
     return row >= 0 && row < rows;
   };
-  int lo = 0, hi = height;
+  int lo = 0, hi = p.height;
   while (lo < hi && !inside(lo)) ++lo;
   while (hi > lo && !inside(hi - 1)) --hi;
   return {lo, hi};
@@ -173,7 +185,7 @@ DrawnTexels encoding_pixels(const EncodingPixelsParams& p, std::vector<std::uint
     return {};
   }
   split_rows(p.width, p.height, threads, [&p, &out](int first, int last) { fill_rows(p, out.data(), first, last); });
-  const auto [lo, hi] = drawn_rows(p.row_a, p.row_b, p.y0, p.height, p.rows);
+  const auto [lo, hi] = drawn_rows(p, p.rows);
   return {0, p.width, lo, hi};
 }
 
@@ -194,42 +206,25 @@ DrawnTexels value_pixels(const ValuePixelsParams& p, std::vector<std::uint32_t>&
   const bool ranged = p.vmax > p.vmin;
   const float vmin = p.vmin, span = p.vmax - p.vmin;
   split_rows(p.width, p.height, threads, [&](int first, int last) {
-    int previous = -1;
-    for (int r = first; r < last; ++r) {
-      std::uint32_t* line = out.data() + std::size_t(r) * width;
-      const int row = int(std::floor(p.row_a + p.row_b * (float(p.y0 + r) + 0.5f)));
-      if (row < 0 || row >= p.rows) {
-        std::fill(line, line + width, 0u);
-        previous = -1;
-        continue;
-      }
-      if (row == previous) {
-        std::memcpy(line, line - width, sizeof(std::uint32_t) * width);
-        continue;
-      }
+    fill_lines(p, p.rows, out.data(), first, last, [&](int row, std::uint32_t* line) {
       const float* cells = p.values + std::size_t(row) * std::size_t(p.columns);
       for (std::size_t j = 0; j < width; ++j) {
-        if (column[j] < 0) {
-          line[j] = 0u;
-          continue;
-        }
-        const float v = cells[column[j]];
+        const float v = column[j] < 0 ? std::numeric_limits<float>::quiet_NaN() : cells[column[j]];
         if (std::isnan(v)) {
-          line[j] = 0u;
+          line[j] = 0u;  // outside the cells, or a NaN cell: the shader discards both
           continue;
         }
         float t = ranged ? (v - vmin) / span : 0.5f;
         t = std::max(0.0f, std::min(t, 1.0f));
         line[j] = lut[std::size_t(int(t * float(kLutSize - 1) + 0.5f))];
       }
-      previous = row;
-    }
+    });
   });
   // Cell columns follow x monotonically too: the drawn columns are one run.
   int lo = 0, hi = p.width;
   while (lo < hi && column[std::size_t(lo)] < 0) ++lo;
   while (hi > lo && column[std::size_t(hi - 1)] < 0) --hi;
-  const auto [row_lo, row_hi] = drawn_rows(p.row_a, p.row_b, p.y0, p.height, p.rows);
+  const auto [row_lo, row_hi] = drawn_rows(p, p.rows);
   return {lo, hi, row_lo, row_hi};
 }
 

@@ -84,6 +84,8 @@ class HeatmapRenderer {
   void set_colormap(const render::ShaderProgram& program, Colormap c, float vmin, float vmax);
   void draw_quad(const render::ShaderProgram& program, const FramebufferMapping& fb, ImVec2 quad_min,
                  ImVec2 quad_max);
+  // The bound program's u_rect_ndc rectangle, without blending.
+  void draw_unblended_rect();
   const render::ShaderProgram* two_pass_program(std::optional<render::ShaderProgram>& slot, const char* fragment);
   const render::ShaderProgram* resolve_program();
   const render::ShaderProgram* copy_program(bool holes);
@@ -208,11 +210,15 @@ void HeatmapRenderer::draw_quad(const render::ShaderProgram& program, const Fram
   auto ndc_y = [&](float y) { return 1.0f - 2.0f * (y - fb.display_pos.y) / fb.display_size.y; };
   glUniform4f(program.uniform("u_rect_ndc"), ndc_x(quad_min.x), ndc_y(quad_max.y), ndc_x(quad_max.x),
               ndc_y(quad_min.y));
+  draw_unblended_rect();
+}
+
+void HeatmapRenderer::draw_unblended_rect() {
   // The heatmap is opaque (alpha 1): blending would give the same pixels, and llvmpipe
   // would read the framebuffer for every fragment. ResetRenderState re-enables it.
   glDisable(GL_BLEND);
   glBindVertexArray(vao_);
-  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);  // u_rect_ndc's rectangle (heatmap*.vert.glsl)
   glBindVertexArray(0);
   // The backend binds each command's texture on unit 0 and assumes unit 0 is active.
   glActiveTexture(GL_TEXTURE0);
@@ -247,7 +253,7 @@ const render::ShaderProgram* HeatmapRenderer::resolve_program() {
                                "heatmap_resolve.frag.glsl");
     } catch (const std::exception& e) {
       two_pass_failed_ = true;  // the one-pass path still draws every heatmap
-      std::fprintf(stderr, "pe-viz: heatmap copy shader unavailable, drawing in one pass: %s\n", e.what());
+      std::fprintf(stderr, "pe-viz: two-pass heatmap shaders unavailable, drawing in one pass: %s\n", e.what());
       return nullptr;
     }
   }
@@ -285,10 +291,7 @@ void HeatmapRenderer::copy_texels(const render::ShaderProgram& copy, const Frame
   glUniform4f(copy.uniform("u_rect_ndc"), 2.0f * float(x0 + d.x0) / fb_w - 1.0f, 2.0f * float(y0 + d.y0) / fb_h - 1.0f,
               2.0f * float(x0 + d.x1) / fb_w - 1.0f, 2.0f * float(y0 + d.y1) / fb_h - 1.0f);
   glUniform4f(copy.uniform("u_rect_uv"), float(d.x0) / w, float(d.y0) / h, float(d.x1) / w, float(d.y1) / h);
-  glDisable(GL_BLEND);
-  glBindVertexArray(vao_);
-  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-  glBindVertexArray(0);
+  draw_unblended_rect();
   ++cpu_draws;
 }
 
@@ -328,9 +331,7 @@ bool HeatmapRenderer::draw_two_pass(const render::ShaderProgram& rows_program, c
   if (!scratch_.begin(width, rows, ImGui::GetFrameCount())) return false;
   glUniform1f(rows_program.uniform("u_x_origin"), static_cast<float>(x_origin));
   glUniform4f(rows_program.uniform("u_rect_ndc"), -1.0f, -1.0f, 1.0f, 1.0f);
-  glDisable(GL_BLEND);
-  glBindVertexArray(vao_);
-  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);  // every pixel centre of width × rows
+  draw_unblended_rect();  // every pixel centre of width × rows
   scratch_.end();
   const render::ShaderProgram& resolve = *resolve_program_;
   resolve.use();
