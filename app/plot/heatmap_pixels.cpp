@@ -6,11 +6,10 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
-#include <system_error>
-#include <thread>
 #include <utility>
 
 #include "colormap.hpp"
+#include "pe/base/parallel.hpp"
 
 namespace plot::detail {
 namespace {
@@ -138,29 +137,15 @@ void fill_rows(const EncodingPixelsParams& p, std::uint32_t* out, int first, int
   });
 }
 
-// Rows [0, height) filled by fill(first, last), in two halves on two threads when worth it.
+// Rows [0, height) filled by fill(first, last), in two halves on two threads when worth it
+// (pe/base/parallel.hpp: in place in a page, or when no thread can be had).
 template <class Fill>
 void split_rows(int width, int height, int threads, Fill fill) {
-#ifndef __EMSCRIPTEN__  // a page has no threads (platform/worker.hpp)
   // The helper thread is worth its start (~50 µs) from ~10^4 pixels.
-  if (threads > 1 && height >= 2 && std::size_t(width) * std::size_t(height) >= 10000) {
-    const int middle = height / 2;
-    std::thread helper;
-    try {
-      helper = std::thread(fill, middle, height);
-    } catch (const std::system_error&) {
-      fill(0, height);  // no thread to be had: all in place
-      return;
-    }
-    fill(0, middle);
-    helper.join();
-    return;
-  }
-#else
-  (void)threads;
-  (void)width;
-#endif
-  fill(0, height);
+  if (threads > 1 && std::size_t(width) * std::size_t(height) >= 10000)
+    pe::in_two_parts(height, 1, 1, [&](long long first, long long last) { fill(int(first), int(last)); });
+  else
+    fill(0, height);
 }
 
 // The run of block rows whose heatmap row floor(a + b · (y0 + r + ½)) is in [0, rows): rows

@@ -316,7 +316,8 @@ std::atomic<long long> opaque_bands_drawn{0};
 
 bool opaque_band(CurrentPlot& c, float a, float b, ImU32 color) {
   ImDrawList* d = c.draw;
-  if (!opaque_bands_enabled.load(std::memory_order_relaxed) || c.background == nullptr || d->VtxBuffer.Size != c.grid_vtx_end || d->CmdBuffer.Size != c.grid_cmd_end) return false;
+  const bool only_grid_so_far = c.background != nullptr && d->VtxBuffer.Size == c.grid_vtx_end && d->CmdBuffer.Size == c.grid_cmd_end;
+  if (!opaque_bands_enabled.load(std::memory_order_relaxed) || !only_grid_so_far) return false;
   const Theme t = theme();
   if ((t.plot_bg & IM_COL32_A_MASK) != IM_COL32_A_MASK) return false;
   // The pixels the blended quad covers: centres in [a, b) × the data area's rows. The grid's
