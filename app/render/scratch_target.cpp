@@ -54,7 +54,11 @@ void ScratchTarget::end() {
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(saved_framebuffer_));
   glViewport(saved_viewport_[0], saved_viewport_[1], saved_viewport_[2], saved_viewport_[3]);
   glScissor(saved_scissor_[0], saved_scissor_[1], saved_scissor_[2], saved_scissor_[3]);
-  if (saved_scissor_test_) glEnable(GL_SCISSOR_TEST);
+  // As begin() found it, whatever the pass in between did.
+  if (saved_scissor_test_)
+    glEnable(GL_SCISSOR_TEST);
+  else
+    glDisable(GL_SCISSOR_TEST);
   fences_.hold(frame_);  // the first pass
 }
 

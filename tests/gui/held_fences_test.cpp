@@ -2,7 +2,9 @@
 // switch and releases them two frames later (render/held_fences.hpp: Mesa llvmpipe frees a
 // finished scene's fence while a rasterizer thread may still be signalling it). A frame's
 // fences stay held through that frame and the next — however many heatmaps it draws — and
-// the one after lets them go.
+// the one after lets them go. Its switches also give the caller back the framebuffer's
+// scissor state as they found it.
+#include <epoxy/gl.h>
 #include <gtest/gtest.h>
 
 #include "offscreen_frame.hpp"
@@ -42,6 +44,31 @@ TEST(HeldFences, EachSwitchOfTheScratchTargetHoldsOne) {
   EXPECT_EQ(scratch.held_fences(), 4u);
   EXPECT_FALSE(scratch.begin(0, 8, 4));  // refused sizes change nothing
   EXPECT_EQ(scratch.held_fences(), 4u);
+}
+
+TEST(ScratchTarget, EndGivesBackTheScissorStateBeginFound) {
+  render::ScratchTarget scratch;
+  // Off before: off after, even when the pass in between turned it on.
+  glDisable(GL_SCISSOR_TEST);
+  ASSERT_TRUE(scratch.begin(16, 4, 1));
+  glEnable(GL_SCISSOR_TEST);
+  scratch.end();
+  EXPECT_EQ(glIsEnabled(GL_SCISSOR_TEST), GL_FALSE);
+  // On before: off for the pass (it fills its whole target), on again with the same box.
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(3, 5, 7, 11);
+  ASSERT_TRUE(scratch.begin(16, 4, 1));
+  EXPECT_EQ(glIsEnabled(GL_SCISSOR_TEST), GL_FALSE);
+  glScissor(0, 0, 1, 1);
+  scratch.end();
+  EXPECT_EQ(glIsEnabled(GL_SCISSOR_TEST), GL_TRUE);
+  GLint box[4] = {};
+  glGetIntegerv(GL_SCISSOR_BOX, box);
+  EXPECT_EQ(box[0], 3);
+  EXPECT_EQ(box[1], 5);
+  EXPECT_EQ(box[2], 7);
+  EXPECT_EQ(box[3], 11);
+  glDisable(GL_SCISSOR_TEST);
 }
 
 }  // namespace
